@@ -1,0 +1,183 @@
+// Chat page. Renders the current branch sent by the extension. Model text is only ever set with
+// textContent, so a reply holding <script> or <img onerror> shows literally.
+(function () {
+  const vscode = acquireVsCodeApi();
+  const boot = JSON.parse(document.getElementById('bootstrap').textContent || '{}');
+  const L = boot.labels || {};
+  const saved = vscode.getState() || {};
+  let model = saved.model || null;
+  let draft = saved.draft || '';
+  let stream = null;
+  let editing = null; // { id, text }
+
+  const header = document.createElement('header');
+  const log = document.createElement('div');
+  log.id = 'log';
+  log.setAttribute('role', 'log');
+  log.setAttribute('aria-live', 'polite');
+  const composer = document.createElement('div');
+  composer.id = 'composer';
+  document.body.append(header, log, composer);
+
+  const input = document.createElement('textarea');
+  input.setAttribute('aria-label', L.instruction);
+  input.placeholder = L.placeholder;
+  input.rows = 3;
+  input.value = draft;
+  const sendBtn = button(L.send, L.send, () => submit(), 'primary');
+  const stopBtn = button(L.stop, L.stop, () => vscode.postMessage({ type: 'stop' }));
+  const phase = document.createElement('span');
+  phase.className = 'phase';
+  phase.setAttribute('role', 'status');
+  const row = document.createElement('div');
+  row.className = 'row';
+  row.append(phase, el('span', {}, stopBtn, sendBtn));
+  composer.append(input, row);
+
+  input.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+      e.preventDefault();
+      submit();
+    }
+  });
+  input.addEventListener('input', () => { draft = input.value; persist(); });
+
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === undefined || v === null || v === false) continue;
+      if (k === 'class') node.className = v;
+      else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
+      else node.setAttribute(k, v === true ? '' : String(v));
+    }
+    for (const c of children.flat()) {
+      if (c === null || c === undefined || c === false) continue;
+      node.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
+    }
+    return node;
+  }
+  function button(text, label, onclick, cls) {
+    return el('button', { class: cls || '', 'aria-label': label, title: label, onclick }, text);
+  }
+  const fmt = (s, ...a) => String(s).replace(/\{(\d+)\}/g, (_, i) => (a[+i] !== undefined ? String(a[+i]) : ''));
+  function persist() { vscode.setState({ model, draft }); }
+  const busy = () => !model || model.busy || model.readOnly;
+
+  function submit() {
+    const text = input.value.trim();
+    if (!text || busy()) return;
+    vscode.postMessage({ type: 'send', text });
+    input.value = '';
+    draft = '';
+    persist();
+  }
+
+  function toolLines(tools) {
+    if (!tools || !tools.length) return null;
+    return el('div', { class: 'tools' }, tools.map((t) => t.path && !t.isError
+      ? el('a', { href: '#', role: 'link', 'aria-label': fmt(L.openFile, t.path), onclick: (e) => { e.preventDefault(); vscode.postMessage({ type: 'openFile', path: t.path }); } }, '↳ ' + t.text)
+      : el('span', { class: t.isError ? 'bad' : '' }, '↳ ' + t.text)));
+  }
+
+  function actions(m) {
+    const bar = el('div', { class: 'actions', role: 'toolbar', 'aria-label': L.actions });
+    const dis = busy();
+    if (m.variant.count > 1) {
+      const prev = button('◀', L.prevVariant, () => vscode.postMessage({ type: 'variant', id: m.id, delta: -1 }), 'icon');
+      const next = button('▶', L.nextVariant, () => vscode.postMessage({ type: 'variant', id: m.id, delta: 1 }), 'icon');
+      prev.disabled = dis || m.variant.index === 0;
+      next.disabled = dis || m.variant.index >= m.variant.count - 1;
+      bar.append(el('span', { class: 'variants', 'data-testid': 'variants' }, prev, el('span', {}, `${m.variant.index + 1}/${m.variant.count}`), next));
+    }
+    const add = (text, label, msg) => { const b = button(text, label, () => vscode.postMessage(msg), 'icon'); b.disabled = dis; bar.append(b); };
+    if (m.role === 'assistant') add('↻', L.regenerate, { type: 'regenerate', id: m.id });
+    const editBtn = button('✎', L.edit, () => { editing = { id: m.id, text: m.text }; render(); }, 'icon');
+    editBtn.disabled = dis;
+    bar.append(editBtn);
+    add(m.hidden ? '◉' : '◌', m.hidden ? L.unhide : L.hide, { type: 'hide', id: m.id, hidden: !m.hidden });
+    add('⑂', L.branchHere, { type: 'branchHere', id: m.id });
+    bar.append(button('⧉', L.copy, () => vscode.postMessage({ type: 'copy', id: m.id }), 'icon'));
+    if (m.checkpoint) {
+      add('⤺', L.restoreProse, { type: 'restore', id: m.id, withChat: false });
+      add('⤾', L.restoreBoth, { type: 'restore', id: m.id, withChat: true });
+      bar.append(button('±', L.showChanges, () => vscode.postMessage({ type: 'showChanges', id: m.id }), 'icon'));
+    }
+    return bar;
+  }
+
+  function editBox(m) {
+    const ta = el('textarea', { rows: Math.min(16, Math.max(3, m.text.split('\n').length + 1)), 'aria-label': L.edit });
+    ta.value = editing.text;
+    ta.addEventListener('input', () => { editing.text = ta.value; });
+    setTimeout(() => ta.focus(), 0);
+    const done = (asBranch) => { const text = ta.value; editing = null; vscode.postMessage({ type: 'edit', id: m.id, text, asBranch }); render(); };
+    return el('div', { class: 'edit-box' }, ta, el('div', { class: 'row' },
+      button(L.saveInPlace, L.saveInPlace, () => done(false), 'primary'),
+      m.role === 'user' ? button(L.saveAsBranch, L.saveAsBranch, () => done(true)) : null,
+      button(L.cancel, L.cancel, () => { editing = null; render(); })));
+  }
+
+  function messageNode(m) {
+    const cls = ['msg', m.role, m.hidden ? 'hidden' : '', m.finish === 'error' ? 'error' : '', m.finish === 'aborted' ? 'aborted' : ''].join(' ');
+    const who = el('div', { class: 'who' }, el('span', {}, m.role === 'user' ? L.you : L.agent),
+      m.hidden ? el('span', { class: 'badge' }, L.hiddenBadge) : null,
+      m.edited ? el('span', { class: 'badge' }, L.editedBadge) : null,
+      m.finish === 'aborted' ? el('span', { class: 'badge' }, L.stopped) : null);
+    const node = el('div', { class: cls, 'data-id': m.id, 'data-role': m.role }, who);
+    if (editing && editing.id === m.id) node.append(editBox(m));
+    else if (m.text) node.append(el('div', { class: 'body' }, m.text));
+    node.append(toolLines(m.tools) || '');
+    if (m.error) node.append(el('div', { class: 'err' }, m.error));
+    node.append(actions(m));
+    return node;
+  }
+
+  function render() {
+    persist();
+    header.replaceChildren();
+    log.replaceChildren();
+    if (!model) return;
+    header.append(el('div', { class: 'row', style: undefined },
+      el('strong', { class: 'grow' }, model.title),
+      model.isDemo ? el('span', { class: 'badge demo', title: L.demoExplain }, L.demoModel) : el('span', { class: 'muted' }, model.modelLabel)));
+    if (model.readOnly) header.append(el('div', { class: 'banner info' }, L.readOnly));
+    if (!model.messages.length && !stream) log.append(el('p', { class: 'muted' }, L.empty));
+    for (const m of model.messages) log.append(messageNode(m));
+    if (stream) {
+      log.append(el('div', { class: 'msg assistant streaming', 'data-testid': 'streaming' },
+        el('div', { class: 'who' }, el('span', {}, L.agent)),
+        el('div', { class: 'body' }, stream.text), toolLines(stream.tools) || ''));
+    }
+    if (model.notice) {
+      const n = model.notice;
+      const b = el('div', { class: 'banner ' + (n.kind === 'error' ? 'error' : 'info'), role: 'alert' }, n.text);
+      if (n.action === 'setKey') b.append(' ', button(L.setKey, L.setKey, () => vscode.postMessage({ type: 'command', command: 'setKey' })));
+      if (n.action === 'selectModel') b.append(' ', button(L.selectModel, L.selectModel, () => vscode.postMessage({ type: 'command', command: 'selectModel' })));
+      if (model.canRetry) b.append(' ', button(L.retry, L.retry, () => vscode.postMessage({ type: 'retry' }), 'primary'));
+      log.append(b);
+    } else if (model.canRetry) {
+      log.append(el('div', { class: 'row' }, button(L.retry, L.retry, () => vscode.postMessage({ type: 'retry' }), 'primary')));
+    }
+    updateComposer();
+    log.scrollTop = log.scrollHeight;
+  }
+
+  function updateComposer() {
+    const b = busy();
+    sendBtn.disabled = b;
+    input.disabled = !!(model && model.readOnly);
+    stopBtn.hidden = !(model && model.busy && model.phase !== 'scribe');
+    phase.textContent = model ? (L['phase_' + model.phase] || '') : '';
+  }
+
+  window.addEventListener('message', (event) => {
+    const msg = event.data;
+    if (!msg || typeof msg !== 'object') return;
+    if (msg.type === 'render') { model = msg.model; if (!model.busy) stream = null; render(); }
+    else if (msg.type === 'stream') { stream = { text: msg.text, tools: msg.tools || [] }; render(); }
+    else if (msg.type === 'phase') { if (model) { model.phase = msg.phase; model.busy = msg.busy; } updateComposer(); }
+    else if (msg.type === 'focusInput') { if (typeof msg.text === 'string') { input.value = msg.text; draft = msg.text; persist(); } input.focus(); }
+  });
+  render();
+  vscode.postMessage({ type: 'ready' });
+})();

@@ -1,0 +1,167 @@
+// One turn's model part: the tool loop. The leaf is on the turn's user entry when it starts. Each
+// step rebuilds the request from the branch (so what is sent is exactly what is recorded), streams
+// the reply, appends it, runs its tool calls and appends their results. It never throws: every
+// failure ends as an assistant entry with finish 'error' or 'aborted' and a matching outcome.
+import type { AssistantEntry, ChainEntry, NewChainEntry, ToolCall } from '../session/entries';
+import type { Session } from '../session/session';
+import { ModelError } from '../model/errors';
+import type { StreamingClient, StreamResult, ToolSpec } from '../model/streaming';
+import type { Lang } from './manuscript';
+import { buildRequest } from './prompt';
+import { describeChange, executeTool, type ToolChange, type ToolContext } from './tools';
+import type { LoopOutcome, TurnEvent } from './turnTypes';
+
+export const MAX_STEPS_SETTING = 'worldline.maxToolSteps';
+
+export interface LoopDeps {
+  session: Session;
+  client: Pick<StreamingClient, 'stream'>;
+  toolContext: ToolContext;
+  tools: readonly ToolSpec[];
+  lang: Lang;
+  system: string;
+  /** formatState output for the turn; goes in front of the newest user message only. */
+  stateBlock: string;
+  /** Model calls per turn at most. */
+  maxSteps: number;
+  model: string;
+  temperature?: number;
+  maxTokens?: number;
+  signal: AbortSignal;
+  emit(e: TurnEvent): void;
+}
+
+const t = (lang: Lang, en: string, zh: string): string => (lang === 'zh' ? zh : en);
+
+export function stepLimitMessage(lang: Lang, steps: number): string {
+  return t(
+    lang,
+    `The agent used all ${steps} steps of this turn and was still calling tools, so the turn was stopped. Raise the setting "${MAX_STEPS_SETTING}" or give a smaller instruction, then retry.`,
+    `本轮的 ${steps} 步已经用完，助手还在调用工具，所以这一轮停下了。可以调大设置项「${MAX_STEPS_SETTING}」，或把指令拆小一些，然后重试。`,
+  );
+}
+
+function notRunResult(lang: Lang): string {
+  return t(lang, 'Not run: the novelist stopped the turn.', '未执行：作者停止了这一轮。');
+}
+
+export async function runToolLoop(deps: LoopDeps): Promise<LoopOutcome> {
+  const { session, lang, signal } = deps;
+  const changes: ToolChange[] = [];
+  const replies: AssistantEntry[] = [];
+
+  const append = async (entry: NewChainEntry): Promise<ChainEntry> => {
+    const written = await session.append(entry);
+    deps.emit({ type: 'entry', entry: written });
+    return written;
+  };
+
+  /** Records how the turn ended; a failing write here still returns the outcome. */
+  const finish = async (
+    status: 'error' | 'aborted',
+    text: string,
+    error: string | undefined,
+    retryable: boolean,
+  ): Promise<LoopOutcome> => {
+    const outcome: LoopOutcome = { status, changes, replies, retryable };
+    if (error !== undefined) outcome.error = error;
+    try {
+      const entry: NewChainEntry = { type: 'assistant', text, model: deps.model, finish: status };
+      if (error !== undefined) entry.error = error;
+      const written = (await append(entry)) as AssistantEntry;
+      replies.push(written);
+      outcome.assistantId = written.id;
+    } catch (err) {
+      outcome.status = 'error';
+      outcome.retryable = false;
+      outcome.error = `${error ?? t(lang, 'The turn was stopped.', '这一轮已停止。')} ${t(lang, 'It could not be recorded in the session either', '也没能记进会话')}: ${messageOf(err)}`;
+    }
+    if (outcome.status === 'error') deps.emit({ type: 'error', message: outcome.error ?? '', retryable: outcome.retryable ?? false });
+    return outcome;
+  };
+
+  try {
+    for (let step = 1; ; step++) {
+      if (signal.aborted) return await finish('aborted', '', undefined, true);
+      const view = session.contextWithSummary();
+      const request = { summaryText: view.summaryText, context: view.messages, system: deps.system, stateBlock: deps.stateBlock, lang };
+      const messages = buildRequest(request);
+      deps.emit({ type: 'phase', phase: 'writing' });
+      let partial = '';
+      let toolPhase = false;
+      let reply: StreamResult;
+      try {
+        reply = await deps.client.stream(
+          { messages, tools: deps.tools, temperature: deps.temperature, maxTokens: deps.maxTokens, model: deps.model, signal },
+          (d) => {
+            if (d.text !== undefined) {
+              partial += d.text;
+              deps.emit({ type: 'delta', text: d.text });
+            }
+            if (d.toolCallName !== undefined && !toolPhase) {
+              toolPhase = true; // the prose is now streaming into a tool call's arguments
+              deps.emit({ type: 'phase', phase: 'tool' });
+            }
+          },
+        );
+      } catch (err) {
+        // Partial tool calls are never recorded; the partial text is what the novelist saw.
+        if (signal.aborted || (err instanceof ModelError && err.kind === 'aborted')) return await finish('aborted', partial, undefined, true);
+        // Retry is offered for every model failure (after a 401 the novelist sets the key first).
+        return await finish('error', partial, messageOf(err), true);
+      }
+
+      const calls: ToolCall[] = reply.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments }));
+      const limitHit = calls.length > 0 && step >= deps.maxSteps;
+      const entry: NewChainEntry = {
+        type: 'assistant',
+        text: reply.text,
+        model: reply.model ?? deps.model,
+        // The last allowed step still asked for tools: recorded as the error (its calls stay
+        // unanswered, so the request builder leaves them out of later requests).
+        finish: limitHit ? 'error' : reply.finish === 'length' ? 'length' : 'stop',
+      };
+      if (calls.length > 0) entry.toolCalls = calls;
+      if (reply.usage) entry.usage = { promptTokens: reply.usage.promptTokens, completionTokens: reply.usage.completionTokens };
+      if (limitHit) entry.error = stepLimitMessage(lang, deps.maxSteps);
+      const written = (await append(entry)) as AssistantEntry;
+      replies.push(written);
+
+      if (limitHit) {
+        const message = entry.error as string;
+        deps.emit({ type: 'error', message, retryable: true });
+        return { status: 'error', assistantId: written.id, error: message, retryable: true, changes, replies };
+      }
+      if (calls.length === 0) return { status: 'done', assistantId: written.id, changes, replies };
+
+      deps.emit({ type: 'phase', phase: 'tool' });
+      for (const call of calls) {
+        // Calls not run after a stop are still answered, so the record says what happened.
+        if (signal.aborted) {
+          await append({ type: 'tool', callId: call.id, name: call.name, result: notRunResult(lang), isError: true });
+          continue;
+        }
+        deps.emit({ type: 'toolStart', name: call.name, args: call.arguments });
+        // Malformed arguments are the tool's business: it answers with an error that says how to
+        // write them, and the model gets another step (bounded by maxSteps) to fix its call.
+        const out = await executeTool(deps.toolContext, call.name, call.arguments).catch((err: unknown) => ({
+          result: t(lang, `The tool failed unexpectedly: ${messageOf(err)}`, `工具意外出错：${messageOf(err)}`),
+          isError: true,
+          change: undefined,
+        }));
+        if (out.change) changes.push(out.change);
+        const end: TurnEvent = { type: 'toolEnd', name: call.name, result: out.result, isError: out.isError };
+        if (out.change) end.summary = describeChange(out.change, lang);
+        deps.emit(end);
+        await append({ type: 'tool', callId: call.id, name: call.name, result: out.result, isError: out.isError });
+      }
+    }
+  } catch (err) {
+    // A session write failed (closed, read-only, disk full): end the turn, say why.
+    return finish('error', '', t(lang, `The turn could not be saved: ${messageOf(err)}`, `这一轮没能保存：${messageOf(err)}`), false);
+  }
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

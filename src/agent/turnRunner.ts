@@ -1,0 +1,346 @@
+// The turn runner: one per open session. It owns "one turn at a time" (a second turn, regenerate,
+// switch, compaction or restore is refused with TurnBusyError while one runs), the order of the end
+// of a turn (flush → checkpoint → scribe) and the way a turn is started (send, regenerate, edit as
+// a new branch, retry).
+//
+// Timing, decided:
+//  - `busy` covers the model part only. `send` resolves right after the checkpoint, with the
+//    scribe still running behind `result.scribeDone`, so the input frees up quickly.
+//  - Navigation (switch, restore) may proceed while the scribe runs: the scribe is leaf-guarded and
+//    drops its result when the branch moved.
+//  - The next turn, however started, first waits for that scribe, so the new instruction gets the
+//    fresh ledger and the state entry lands before the new user entry, not inside the next turn.
+//  - A failed or stopped turn gets no checkpoint and no scribe; its user entry becomes the retry
+//    target. A stop before the turn started (while waiting for the scribe) records nothing.
+import type { Session } from '../session/session';
+import type { AssistantEntry, UserEntry } from '../session/entries';
+import type { StreamingClient } from '../model/streaming';
+import type { ScribeOutcome } from '../state/scribeRun';
+import { stateAt } from '../state/stateAt';
+import { formatState } from '../state/format';
+import type { Lang } from './manuscript';
+import { buildSystemPrompt } from './prompt';
+import { proseAdded } from './proseAdded';
+import { toolSchemas, type ToolContext } from './tools';
+import { runToolLoop } from './turn';
+import { TurnBusyError, type ScribeInfo, type TurnEvent, type TurnHooks, type TurnKind, type TurnResult } from './turnTypes';
+
+export interface TurnRunnerDeps {
+  session: Session;
+  client: Pick<StreamingClient, 'stream'>;
+  toolContext: ToolContext;
+  lang: Lang;
+  /** worldline.yaml `style` and `title`. */
+  style: string;
+  title: string;
+  /** Model calls per turn at most (setting `worldline.maxToolSteps`). */
+  maxSteps: number;
+  temperature?: number;
+  maxTokens?: number;
+  /** The main model's name, recorded on assistant entries. */
+  model: string;
+  /** worldline.yaml `opening` (or a SceneState): the state before any `state` entry. */
+  opening: unknown;
+  /** Character budget of the injected state block (formatState). */
+  stateBudget?: number;
+  hooks?: TurnHooks;
+  onEvent?(e: TurnEvent): void;
+}
+
+/** The settings a running app may change between turns (model, style, limits, hooks …). */
+export type TurnRunnerUpdate = Partial<Omit<TurnRunnerDeps, 'session'>>;
+
+export class TurnRunner {
+  private deps: TurnRunnerDeps;
+  private active: AbortController | undefined;
+  private scribing: Promise<unknown> | undefined;
+  private readonly lifetime = new AbortController();
+  private failedUserId: string | undefined;
+
+  constructor(deps: TurnRunnerDeps) {
+    this.deps = { ...deps };
+  }
+
+  /** True while a turn's model part runs (or waits to start). */
+  get busy(): boolean {
+    return this.active !== undefined;
+  }
+
+  /** True while the last turn's scribe is still working. */
+  get scribeRunning(): boolean {
+    return this.scribing !== undefined;
+  }
+
+  /** The user entry of the last failed or stopped turn, which `retry()` runs again. */
+  get retryTarget(): string | undefined {
+    return this.failedUserId;
+  }
+
+  /** Throws TurnBusyError when a turn runs. Callers of switch, compaction and restore use it. */
+  guard(action: string): void {
+    if (this.active) throw new TurnBusyError(action, this.deps.lang);
+  }
+
+  /** Takes effect from the next turn. */
+  update(changes: TurnRunnerUpdate): void {
+    this.deps = { ...this.deps, ...changes };
+  }
+
+  /** Appends the novelist's instruction under the current leaf and runs the turn. */
+  send(text: string): Promise<TurnResult> {
+    if (text.trim() === '' && !this.active) return Promise.reject(this.emptyInstruction());
+    return this.start('send', 'send a message', async () => {
+      const entry = await this.append({ type: 'user', text });
+      return entry.id;
+    });
+  }
+
+  /** Runs the turn containing `entryId` again; the new reply becomes a sibling of the old one. */
+  regenerate(entryId: string): Promise<TurnResult> {
+    return this.rerun('regenerate', entryId);
+  }
+
+  /** Runs the last failed or stopped turn again (a regenerate of it). */
+  retry(): Promise<TurnResult> {
+    if (this.failedUserId === undefined) {
+      if (this.active) return Promise.reject(new TurnBusyError('retry', this.deps.lang));
+      return Promise.reject(new Error(this.deps.lang === 'zh' ? '没有可以重试的失败回合。' : 'There is no failed turn to retry.'));
+    }
+    return this.rerun('retry', this.failedUserId);
+  }
+
+  /** "Edit as a new branch": a sibling user entry with `newText` under the same parent, then the turn. */
+  editAndBranch(userEntryId: string, newText: string): Promise<TurnResult> {
+    if (this.active) return Promise.reject(new TurnBusyError('edit', this.deps.lang));
+    if (newText.trim() === '') return Promise.reject(this.emptyInstruction());
+    const entry = this.deps.session.get(userEntryId);
+    if (!entry || entry.type !== 'user') {
+      return Promise.reject(new Error(`Entry ${userEntryId} is not an instruction of this session; only instructions can be edited as a new branch.`));
+    }
+    return this.start('edit', 'edit', async () => {
+      await this.deps.session.navigate(entry.parentId);
+      const written = await this.append({ type: 'user', text: newText });
+      return written.id;
+    });
+  }
+
+  /** Stops the running turn: the partial reply is recorded with finish 'aborted'. */
+  stop(): boolean {
+    if (!this.active) return false;
+    this.active.abort();
+    return true;
+  }
+
+  /** Stops everything (turn and scribe) and refuses new turns. */
+  dispose(): void {
+    this.active?.abort();
+    this.lifetime.abort();
+  }
+
+  // ------------------------------------------------------------------------------------------
+
+  private rerun(kind: TurnKind, entryId: string): Promise<TurnResult> {
+    if (this.active) return Promise.reject(new TurnBusyError(kind, this.deps.lang));
+    let target: string;
+    try {
+      target = this.deps.session.regenerateTarget(entryId);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return this.start(kind, kind, async () => {
+      await this.deps.session.navigate(target);
+      return target;
+    });
+  }
+
+  private emptyInstruction(): Error {
+    return new Error(this.deps.lang === 'zh' ? '指令是空的：请先写下要助手做什么。' : 'The instruction is empty: write what the agent should do first.');
+  }
+
+  private async append(entry: { type: 'user'; text: string }): Promise<UserEntry> {
+    const written = (await this.deps.session.append(entry)) as UserEntry;
+    this.emit({ type: 'entry', entry: written });
+    return written;
+  }
+
+  private start(kind: TurnKind, action: string, prepare: () => Promise<string>): Promise<TurnResult> {
+    // Decided synchronously, so two clicks in the same tick cannot both start a turn.
+    if (this.active) return Promise.reject(new TurnBusyError(action, this.deps.lang));
+    if (this.lifetime.signal.aborted) return Promise.reject(new Error('This session was closed; open it again to continue.'));
+    const controller = new AbortController();
+    this.active = controller;
+    return this.run(kind, prepare, controller).finally(() => {
+      if (this.active === controller) this.active = undefined;
+    });
+  }
+
+  private async run(kind: TurnKind, prepare: () => Promise<string>, controller: AbortController): Promise<TurnResult> {
+    const deps = this.deps;
+    const signal = controller.signal;
+    const empty = { changes: [], proseAdded: '' };
+    let userEntryId: string | undefined;
+    try {
+      if (this.scribing) {
+        this.emit({ type: 'phase', phase: 'scribe' });
+        await untilAborted(this.scribing, signal);
+      }
+      if (signal.aborted) return this.end({ status: 'aborted', ...empty });
+
+      try {
+        userEntryId = await prepare();
+        await deps.hooks?.beforeTurn?.({ kind, userEntryId });
+      } catch (err) {
+        return this.end(await this.failBeforeModel(userEntryId, err));
+      }
+
+      const session = deps.session;
+      const at = stateAt(session.path(userEntryId), deps.opening, { lang: deps.lang });
+      for (const w of at.warnings) this.emit({ type: 'warning', message: w }); // a corrupt state entry was skipped
+      const state = at.state;
+      const stateBlock = formatState(state, deps.stateBudget === undefined ? { lang: deps.lang } : { lang: deps.lang, budget: deps.stateBudget });
+      const loop = await runToolLoop({
+        session,
+        client: deps.client,
+        toolContext: deps.toolContext,
+        tools: toolSchemas(deps.lang),
+        lang: deps.lang,
+        system: buildSystemPrompt({ lang: deps.lang, title: deps.title, style: deps.style }),
+        stateBlock,
+        maxSteps: Math.max(1, Math.floor(deps.maxSteps)),
+        model: deps.model,
+        temperature: deps.temperature,
+        maxTokens: deps.maxTokens,
+        signal,
+        emit: (e) => this.emit(e),
+      });
+      const prose = proseAdded(loop.changes);
+      const result: TurnResult = { status: loop.status, userEntryId, changes: loop.changes, proseAdded: prose };
+      if (loop.assistantId !== undefined) result.assistantId = loop.assistantId;
+      if (loop.error !== undefined) result.error = loop.error;
+      if (loop.retryable !== undefined && loop.status !== 'done') result.retryable = loop.retryable;
+
+      await this.flush();
+      if (loop.status !== 'done') {
+        this.failedUserId = userEntryId;
+        return this.end(result);
+      }
+      this.failedUserId = undefined;
+      try {
+        await deps.hooks?.checkpoint?.({ userEntryId, assistantId: loop.assistantId as string, changes: loop.changes });
+      } catch (err) {
+        this.emit({ type: 'warning', message: `The checkpoint for this turn failed: ${messageOf(err)}` });
+      }
+      const scribe = deps.hooks?.scribe;
+      if (scribe) {
+        result.scribeDone = this.startScribe(scribe, {
+          userEntryId,
+          instruction: session.textOf(userEntryId),
+          proseAdded: prose,
+          reply: replyText(loop.replies),
+          leafBefore: session.leafId,
+        });
+      }
+      return this.end(result, scribe !== undefined);
+    } catch (err) {
+      // Nothing above should throw; if something does, the turn still ends cleanly.
+      if (userEntryId !== undefined) this.failedUserId = userEntryId;
+      const message = messageOf(err);
+      this.emit({ type: 'error', message, retryable: userEntryId !== undefined });
+      return this.end({ status: 'error', ...empty, error: message, retryable: userEntryId !== undefined, ...(userEntryId ? { userEntryId } : {}) });
+    }
+  }
+
+  /** prepare/beforeTurn failed: record the failure on the turn when there is one. */
+  private async failBeforeModel(userEntryId: string | undefined, err: unknown): Promise<TurnResult> {
+    const message = messageOf(err);
+    const result: TurnResult = { status: 'error', changes: [], proseAdded: '', error: message, retryable: userEntryId !== undefined };
+    if (userEntryId !== undefined) {
+      result.userEntryId = userEntryId;
+      this.failedUserId = userEntryId;
+      try {
+        const entry = (await this.deps.session.append({ type: 'assistant', text: '', model: this.deps.model, finish: 'error', error: message })) as AssistantEntry;
+        this.emit({ type: 'entry', entry });
+        result.assistantId = entry.id;
+      } catch {
+        // The session refuses writes: the message says why already.
+      }
+      await this.flush();
+    }
+    this.emit({ type: 'error', message, retryable: result.retryable ?? false });
+    return result;
+  }
+
+  private startScribe(scribe: NonNullable<TurnHooks['scribe']>, info: Omit<ScribeInfo, 'signal'>): Promise<ScribeOutcome | void> {
+    this.emit({ type: 'phase', phase: 'scribe' });
+    // A signal per run, linked to the runner's lifetime: HTTP clients add listeners to the signal
+    // they get, and a long-lived one would collect a listener per turn.
+    const controller = new AbortController();
+    const onDispose = (): void => controller.abort();
+    this.lifetime.signal.addEventListener('abort', onDispose, { once: true });
+    const done: Promise<ScribeOutcome | void> = Promise.resolve()
+      .then(() => scribe({ ...info, signal: controller.signal }))
+      .then(
+        (outcome) => {
+          if (outcome && outcome.kind === 'failed') this.emit({ type: 'warning', message: outcome.error.message });
+          return outcome;
+        },
+        (err: unknown) => {
+          this.emit({ type: 'warning', message: `The scribe failed: ${messageOf(err)}` });
+          return undefined;
+        },
+      )
+      .finally(() => {
+        this.lifetime.signal.removeEventListener('abort', onDispose);
+        if (this.scribing === done) {
+          this.scribing = undefined;
+          if (!this.active) this.emit({ type: 'phase', phase: 'idle' });
+        }
+      });
+    this.scribing = done;
+    return done;
+  }
+
+  /** Frees the runner before the caller sees the result, so it can start the next turn at once. */
+  private end(result: TurnResult, scribeStarted = false): TurnResult {
+    this.active = undefined;
+    if (!scribeStarted) this.emit({ type: 'phase', phase: 'idle' });
+    return result;
+  }
+
+  private async flush(): Promise<void> {
+    try {
+      await this.deps.session.flush();
+    } catch (err) {
+      this.emit({ type: 'warning', message: `The session could not be synced to disk: ${messageOf(err)}` });
+    }
+  }
+
+  private emit(e: TurnEvent): void {
+    try {
+      this.deps.onEvent?.(e);
+    } catch {
+      // A view that throws must not break the turn.
+    }
+  }
+}
+
+/** Resolves when `p` settles or `signal` fires, whichever comes first; never rejects. */
+function untilAborted(p: Promise<unknown>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    signal.addEventListener('abort', done, { once: true });
+    p.then(done, done);
+  });
+}
+
+function replyText(replies: readonly AssistantEntry[]): string {
+  return replies.map((r) => r.text.trim()).filter((s) => s !== '').join('\n\n');
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,80 @@
+// Typed checkpoint errors. Every message is written for the novelist: it says what happened,
+// that the manuscript is safe when it is, and what to do next.
+
+export type CheckpointErrorKind =
+  | 'gitMissing' // no usable git binary
+  | 'corrupt' // the shadow repo is damaged
+  | 'locked' // another git process holds a lock in the shadow repo
+  | 'notFound' // a checkpoint commit that the store does not have
+  | 'badInput' // an id, path or glob we refuse
+  | 'tooManyFiles' // the manuscript globs match more files than we agree to track
+  | 'closed' // the store was rebuilt while this handle was open
+  | 'io' // a file could not be read or written
+  | 'error'; // anything else git reported
+
+/** A problem reported as a value (open, checkpoint) rather than thrown. */
+export interface CheckpointProblem {
+  kind: CheckpointErrorKind;
+  message: string;
+}
+
+/** What `ShadowRepo.open` returns when checkpoints cannot run; writing still works. */
+export interface CheckpointUnavailable extends CheckpointProblem {
+  kind: 'gitMissing' | 'corrupt' | 'error';
+}
+
+export class CheckpointError extends Error {
+  override readonly name = 'CheckpointError';
+  constructor(
+    readonly kind: CheckpointErrorKind,
+    message: string,
+    /** Raw git output or errno text, for the log only. */
+    readonly detail?: string,
+  ) {
+    super(message);
+  }
+
+  toProblem(): CheckpointProblem {
+    return { kind: this.kind, message: this.message };
+  }
+}
+
+export function isCheckpointProblem(x: unknown): x is CheckpointProblem {
+  return typeof x === 'object' && x !== null && 'kind' in x && 'message' in x && !('commit' in x);
+}
+
+const STORE = '.worldline/checkpoints.git';
+
+export const messages = {
+  gitMissing: (binary: string) =>
+    `Checkpoints are off: Git was not found (tried "${binary}"). Your writing is saved as usual. ` +
+    `Install Git from https://git-scm.com/downloads (or set the path to git), then reload the window to turn checkpoints on.`,
+  gitTooOld: (version: string) =>
+    `Checkpoints are off: Git ${version} is too old (2.20 or newer is needed). Your writing is saved as usual. ` +
+    `Update Git from https://git-scm.com/downloads, then reload the window.`,
+  corrupt: (detail: string) =>
+    `The checkpoint store (${STORE}) is damaged: ${detail}. Your manuscript files are fine. ` +
+    `Run "Worldline: Rebuild Checkpoints" to start a new store from the current manuscript; the damaged one is kept aside, not deleted.`,
+  missing: () =>
+    `The checkpoint store (${STORE}) is missing. Your manuscript files are fine. ` +
+    `Run "Worldline: Rebuild Checkpoints" to start a new store from the current manuscript.`,
+  locked: (lock: string) =>
+    `Another Git process is using the checkpoint store (${lock}). If another window has this book open, ` +
+    `wait a moment and try again; a lock older than a minute is cleared automatically.`,
+  notFound: (commit: string) =>
+    `Checkpoint ${commit.slice(0, 10)} is not in the checkpoint store. It may come from a store that was rebuilt ` +
+    `(the old one is kept in .worldline as checkpoints.broken-….git).`,
+  tooManyFiles: (max: number) =>
+    `The "manuscript" patterns in worldline.yaml match more than ${max} files, so checkpoints are paused. ` +
+    `Narrow the patterns (for example "chapters/**/*.md") and checkpoints resume on the next turn.`,
+  closed: () => `The checkpoint store was rebuilt while this view was open. Reload the window to use the new store.`,
+  badTurnId: (what: string, id: string) =>
+    `Cannot name a checkpoint after ${what} "${id}": use letters, digits, "-", "_" or "." only.`,
+  badPath: (p: string) => `"${p}" is not a manuscript path inside the book folder.`,
+  badGlobs: (why: string) => `The "manuscript" patterns in worldline.yaml cannot be used: ${why}.`,
+  badCommit: (c: string) => `"${c}" is not a checkpoint id.`,
+  restoreStopped: (done: number, why: string) =>
+    `Restore stopped after ${done} file(s): ${why}. The manuscript as it was before the restore is saved; ` +
+    `"Undo Last Restore" brings it back.`,
+  gitFailed: (what: string, detail: string) => `Checkpoint ${what} failed: ${detail}`,
+};

@@ -1,0 +1,303 @@
+// The checkpoint store of one book: a shadow git repo in .worldline/checkpoints.git whose work
+// tree is the book folder and which tracks only the manuscript. This class is the public face:
+// it runs every operation through the store's queue (one at a time) and turns failures into
+// typed errors. HEAD is detached and names the last checkpoint (or the checkpoint last
+// restored), which the next turn's `changed` list is measured against.
+import { promises as fsp } from 'node:fs';
+import { resetSharedState, sharedState, type SharedState, type StoreContext } from './context';
+import { CheckpointError, messages, type CheckpointProblem, type CheckpointUnavailable } from './errors';
+import { compileGlobs, type ManuscriptMatcher } from './globs';
+import { classifyGitError, GitRunner } from './gitRunner';
+import { parseNameStatus } from './parse';
+import { bumpGeneration, enqueue, generationOf } from './queue';
+import { BASELINE, checkCommitId, Stamps, turnRef, UNDO } from './refs';
+import { restoreTo } from './restore';
+import { isSafeRelative } from './safePaths';
+import { snapshot } from './snapshot';
+import { healIndex, isIndexCorruption, syncIndex, type SyncResult } from './stage';
+import { checkGit, createStore, ensureInfoFiles, fsckReport, moveStoreAside, readHead, resolveCommit, storeExists, storePaths, type Head } from './store';
+import type { ChangedFile, CheckpointResult, Health, RestoreResult } from './types';
+import { DEFAULT_MAX_FILES } from './walk';
+
+export interface ShadowRepoOptions {
+  globs: string[];
+  /** Path to git; default "git" on PATH. */
+  gitBinary?: string;
+  log?: (m: string) => void;
+  /** Refuse to track more files than this (default 100,000). */
+  maxFiles?: number;
+  /** A lock file older than this is treated as left by a crash (default 60 s). */
+  staleLockMs?: number;
+  /** Pack the store after this many new commits (default 200; 0 = only when maintain() is called). */
+  maintainEvery?: number;
+}
+
+export class ShadowRepo {
+  readonly root: string;
+  readonly gitDir: string;
+  private matcher: ManuscriptMatcher;
+  private readonly generation: number;
+  private readonly stamps = new Stamps();
+  private readonly resolved = new Map<string, Head>();
+  private readonly reported = new Set<string>();
+  private readonly ctx: StoreContext;
+
+  private constructor(
+    private readonly runner: GitRunner,
+    matcher: ManuscriptMatcher,
+    private readonly opts: ShadowRepoOptions,
+    /** True when this handle created a new, empty store (none existed: first use, or it was lost). */
+    readonly created: boolean,
+    /** Where `rebuild` moved the previous store, if it did. */
+    readonly movedAside?: string,
+  ) {
+    this.root = runner.paths.root;
+    this.gitDir = runner.paths.gitDir;
+    this.matcher = matcher;
+    this.generation = generationOf(this.gitDir);
+    const self = this;
+    this.ctx = {
+      runner,
+      root: this.root,
+      gitDir: this.gitDir,
+      log: opts.log,
+      get state(): SharedState {
+        return sharedState(self.gitDir);
+      },
+      get matcher(): ManuscriptMatcher {
+        return self.matcher;
+      },
+      sync: () => this.sync(),
+    };
+  }
+
+  /**
+   * Opens (or creates) the store of the book at `root`. Never throws: when checkpoints cannot
+   * run, returns why, and the caller turns checkpoints off while writing goes on.
+   */
+  static async open(root: string, opts: ShadowRepoOptions): Promise<ShadowRepo | CheckpointUnavailable> {
+    const paths = storePaths(root);
+    const runner = new GitRunner({ ...paths, binary: opts.gitBinary, log: opts.log, staleLockMs: opts.staleLockMs });
+    try {
+      const matcher = compileGlobs(opts.globs);
+      await requireFolder(paths.root);
+      await checkGit(runner);
+      return await enqueue(paths.gitDir, async () => {
+        let created = false;
+        if (!(await storeExists(paths.gitDir))) {
+          await createStore(runner);
+          created = true;
+          opts.log?.(`checkpoints: created a new store in ${paths.gitDir}`);
+        } else {
+          if (!(await fsp.stat(paths.gitDir)).isDirectory()) throw new CheckpointError('corrupt', messages.corrupt('it is not a folder'));
+          await ensureInfoFiles(paths.gitDir);
+        }
+        resetSharedState(paths.gitDir, await readHead(runner));
+        return new ShadowRepo(runner, matcher, opts, created);
+      });
+    } catch (err) {
+      const e = classifyGitError(err, runner.binary);
+      opts.log?.(`checkpoints unavailable: ${e.message}${e.detail ? ` (${e.detail})` : ''}`);
+      const kind = e.kind === 'gitMissing' || e.kind === 'corrupt' ? e.kind : 'error';
+      return { kind, message: e.message };
+    }
+  }
+
+  /**
+   * Starts a new store from the current manuscript (read only; no manuscript file is touched).
+   * An existing store is moved to .worldline/checkpoints.broken-<time>.git, never deleted, and
+   * handles on it stop working. Throws CheckpointError (e.g. gitMissing).
+   */
+  static async rebuild(root: string, opts: ShadowRepoOptions): Promise<ShadowRepo> {
+    const paths = storePaths(root);
+    const runner = new GitRunner({ ...paths, binary: opts.gitBinary, log: opts.log, staleLockMs: opts.staleLockMs });
+    const matcher = compileGlobs(opts.globs);
+    await requireFolder(paths.root);
+    await checkGit(runner);
+    return enqueue(paths.gitDir, async () => {
+      bumpGeneration(paths.gitDir);
+      const movedAside = (await storeExists(paths.gitDir)) ? await moveStoreAside(paths.gitDir) : undefined;
+      if (movedAside) opts.log?.(`checkpoints: moved the old store to ${movedAside}`);
+      await createStore(runner);
+      resetSharedState(paths.gitDir, null);
+      const repo = new ShadowRepo(runner, matcher, opts, true, movedAside);
+      await snapshot(repo.ctx, `${BASELINE}/${repo.stamps.next()}`, 'Baseline of a rebuilt checkpoint store', true);
+      return repo;
+    });
+  }
+
+  /** Deep check: HEAD, and every object reachable from the refs. A damaged index is repaired. */
+  async health(): Promise<Health> {
+    return this.exclusive(async () => {
+      if (!(await storeExists(this.gitDir))) return { ok: false, problem: messages.missing() };
+      try {
+        const state = this.ctx.state;
+        state.head = await readHead(this.runner);
+        let out: string;
+        try {
+          out = await fsckReport(this.runner);
+        } catch (err) {
+          if (!isIndexCorruption(classifyGitError(err, this.runner.binary))) throw err;
+          await healIndex(this.runner, state.head?.tree, this.opts.log);
+          state.indexClean = false;
+          out = await fsckReport(this.runner);
+        }
+        // Name a missing object first: that is what a crash or a sync tool usually leaves.
+        const lines = out.split('\n').map((l) => l.trim());
+        const bad = lines.find((l) => /^missing /i.test(l)) ?? lines.find((l) => /^(broken|bad|error)/i.test(l));
+        return bad ? { ok: false, problem: messages.corrupt(bad) } : { ok: true };
+      } catch (err) {
+        return { ok: false, problem: classifyGitError(err, this.runner.binary).message };
+      }
+    });
+  }
+
+  /**
+   * End of an agent turn: records the manuscript under refs/worldline/turns/<sessionId>/<turnId>.
+   * When nothing changed, the previous commit is reused (the ref is still written). Never throws:
+   * a failed checkpoint must not block the turn, so the problem is returned for the caller to log.
+   */
+  async checkpoint(turnId: string, sessionId: string): Promise<CheckpointResult | CheckpointProblem> {
+    try {
+      const ref = turnRef(sessionId, turnId);
+      const result = await this.exclusive(() => snapshot(this.ctx, ref, `Turn ${turnId} (session ${sessionId})`, false));
+      const every = this.opts.maintainEvery ?? 200;
+      if (every > 0 && this.ctx.state.commitsSincePack >= every) {
+        // Queued behind the turn and not awaited: the turn has its result already.
+        this.maintain().catch((err) => this.opts.log?.(`checkpoints: packing the store failed: ${String(err)}`));
+      }
+      return result;
+    } catch (err) {
+      const e = classifyGitError(err, this.runner.binary);
+      this.opts.log?.(`checkpoint failed: ${e.message}${e.detail ? ` (${e.detail})` : ''}`);
+      return e.toProblem();
+    }
+  }
+
+  /**
+   * Makes the manuscript equal to `commit`'s manuscript. First a safety checkpoint of the current
+   * manuscript (refs/worldline/safety/<stamp>), which Undo Last Restore returns to.
+   */
+  async restore(commit: string): Promise<RestoreResult> {
+    checkCommitId(commit);
+    return this.exclusive(async () => restoreTo(this.ctx, await this.resolve(commit), this.stamps.next(), true));
+  }
+
+  /** Returns the manuscript to where it was before the last restore not yet undone (a stack). */
+  async undoLastRestore(): Promise<RestoreResult | undefined> {
+    return this.exclusive(async () => {
+      const out = await this.runner.run(['for-each-ref', '--format=%(refname) %(objectname)', UNDO]);
+      const last = out
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => {
+          const [ref, commit] = l.trim().split(' ');
+          return { ref, commit, stamp: Number(ref.slice(UNDO.length + 1)) };
+        })
+        .sort((a, b) => b.stamp - a.stamp)[0];
+      if (!last) return undefined;
+      // The undo takes a safety checkpoint of its own, so the manuscript it replaces stays recoverable.
+      const result = await restoreTo(this.ctx, await this.resolve(last.commit), this.stamps.next(), false);
+      await this.runner.run(['update-ref', '-d', last.ref, last.commit]);
+      return result;
+    });
+  }
+
+  /** Files that differ between two checkpoints, or between a checkpoint and the manuscript now. */
+  async changedFiles(from: string, to?: string): Promise<ChangedFile[]> {
+    checkCommitId(from);
+    if (to !== undefined) checkCommitId(to);
+    return this.exclusive(async () => {
+      const a = await this.resolve(from);
+      if (to !== undefined) {
+        const b = await this.resolve(to);
+        return parseNameStatus(await this.runner.run(['diff-tree', '-r', '-z', '--no-renames', '--name-status', a.tree, b.tree]));
+      }
+      await this.sync(); // the index now mirrors the manuscript; no commit is made
+      return parseNameStatus(await this.runner.run(['diff-index', '--cached', '-z', '--no-renames', '--name-status', a.commit]));
+    });
+  }
+
+  /** A file's text at a checkpoint (for a read-only diff view), or undefined when it has no such file. */
+  async readAt(commit: string, file: string): Promise<string | undefined> {
+    checkCommitId(commit);
+    if (!isSafeRelative(file)) throw new CheckpointError('badInput', messages.badPath(file));
+    return this.exclusive(async () => {
+      const c = await this.resolve(commit);
+      let bytes: Buffer;
+      try {
+        bytes = await this.runner.catFileBytes(['blob', `${c.commit}:${file}`]);
+      } catch (err) {
+        const e = classifyGitError(err, this.runner.binary);
+        if (e.kind === 'error') return undefined; // no such path (or a folder) in that checkpoint
+        throw e;
+      }
+      return new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+    });
+  }
+
+  /**
+   * Packs the store: loose objects into a delta-compressed pack and loose refs into packed-refs.
+   * Removes only loose copies of objects that are now in the pack; never prunes anything.
+   */
+  async maintain(): Promise<void> {
+    return this.exclusive(async () => {
+      await this.runner.run(['pack-refs', '--all']);
+      await this.runner.run(['repack', '-d', '-q']);
+      this.ctx.state.commitsSincePack = 0;
+    });
+  }
+
+  /** New manuscript globs; the next checkpoint tracks exactly what they match. Throws on bad globs. */
+  setGlobs(globs: string[]): void {
+    this.matcher = compileGlobs(globs);
+  }
+
+  // ---- internals: they run inside the queue, so they never call exclusive() ----
+
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    return enqueue(this.gitDir, async () => {
+      if (generationOf(this.gitDir) !== this.generation) throw new CheckpointError('closed', messages.closed());
+      return fn();
+    });
+  }
+
+  /** Stages the manuscript; repairs a damaged index once. */
+  private async sync(): Promise<SyncResult> {
+    const max = this.opts.maxFiles ?? DEFAULT_MAX_FILES;
+    const state = this.ctx.state;
+    let result: SyncResult;
+    try {
+      result = await syncIndex(this.runner, this.matcher, max);
+    } catch (err) {
+      if (!isIndexCorruption(classifyGitError(err, this.runner.binary))) throw err;
+      await healIndex(this.runner, state.head?.tree, this.opts.log);
+      state.indexClean = false;
+      result = await syncIndex(this.runner, this.matcher, max);
+    }
+    if (result.staged) state.indexClean = false;
+    for (const s of result.skipped) this.report(`checkpoints: not tracked (${s.reason}): ${s.path}`);
+    for (const r of result.nestedRepos) this.report(`checkpoints: ${r}/ is its own git repository; its manuscript files are checkpointed, its .git is left alone`);
+    return result;
+  }
+
+  private async resolve(commit: string): Promise<Head> {
+    const known = this.resolved.get(commit);
+    if (known) return known;
+    const head = await resolveCommit(this.runner, commit);
+    this.resolved.set(commit, head);
+    return head;
+  }
+
+  /** Logs a line once per handle (skipped symlinks and nested repos would repeat every turn). */
+  private report(line: string): void {
+    if (this.reported.has(line)) return;
+    this.reported.add(line);
+    this.opts.log?.(line);
+  }
+}
+
+async function requireFolder(root: string): Promise<void> {
+  const st = await fsp.stat(root).catch(() => null);
+  if (!st?.isDirectory()) throw new CheckpointError('error', `The book folder ${root} cannot be opened.`);
+}

@@ -1,0 +1,26 @@
+// Result types of the checkpoint store's public API.
+import type { FileStatus } from './parse';
+import type { SkippedPath } from './walk';
+
+export interface CheckpointResult {
+  commit: string;
+  ref: string;
+  /** Manuscript paths (POSIX, relative) changed since the previous checkpoint commit. */
+  changed: string[];
+}
+
+export interface RestoreResult {
+  /** The manuscript as it was just before the restore. */
+  safety: CheckpointResult;
+  written: string[];
+  deleted: string[];
+  /** Paths left alone: symlinks, paths under a symlinked folder, paths no longer manuscript. */
+  skipped: SkippedPath[];
+}
+
+export interface ChangedFile {
+  path: string;
+  status: FileStatus;
+}
+
+export type Health = { ok: true } | { ok: false; problem: string };

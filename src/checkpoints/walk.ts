@@ -1,0 +1,87 @@
+// Lists the manuscript: every regular file under the book folder that the globs match. We walk in
+// Node rather than letting git walk, because git would apply the novelist's .gitignore and stop at
+// nested repositories. Decisions:
+//  - nested git repositories: their files are manuscript like any others (their `.git` is skipped
+//    and never read, written or renamed); they are reported so the shell can mention them;
+//  - symlinks (to files or folders) are never followed or tracked; they are reported as skipped;
+//  - FIFOs, sockets and unreadable folders are skipped and reported.
+import { promises as fsp, type Dirent } from 'node:fs';
+import * as path from 'node:path';
+import { CheckpointError, messages } from './errors';
+import { isExcludedSegment, type ManuscriptMatcher } from './globs';
+
+export interface SkippedPath {
+  path: string;
+  reason: 'symlink' | 'special' | 'unreadable' | 'blocked' | 'notManuscript' | 'notAFile';
+}
+
+export interface WalkResult {
+  files: string[];
+  skipped: SkippedPath[];
+  /** Folders (relative, POSIX) holding their own `.git`, other than the book folder itself. */
+  nestedRepos: string[];
+}
+
+export const DEFAULT_MAX_FILES = 100_000;
+
+export async function walkManuscript(root: string, matcher: ManuscriptMatcher, maxFiles = DEFAULT_MAX_FILES): Promise<WalkResult> {
+  const result: WalkResult = { files: [], skipped: [], nestedRepos: [] };
+
+  async function visit(rel: string, depth: number): Promise<void> {
+    let entries: Dirent[];
+    try {
+      entries = await fsp.readdir(rel === '' ? root : path.join(root, ...rel.split('/')), { withFileTypes: true });
+    } catch (err) {
+      if (rel === '') throw err;
+      result.skipped.push({ path: rel, reason: 'unreadable' });
+      return;
+    }
+    const subdirs: Promise<void>[] = [];
+    for (const e of entries) {
+      const child = rel === '' ? e.name : `${rel}/${e.name}`;
+      if (e.name.toLowerCase() === '.git') {
+        if (rel !== '') result.nestedRepos.push(rel);
+        continue;
+      }
+      if (isExcludedSegment(e.name, depth)) continue;
+      let kind = direntKind(e);
+      if (kind === 'unknown') kind = await lstatKind(path.join(root, ...child.split('/')));
+      if (kind === 'dir') {
+        if (matcher.mayContain(child)) subdirs.push(visit(child, depth + 1));
+      } else if (kind === 'file') {
+        if (matcher.matches(child)) {
+          result.files.push(child);
+          if (result.files.length > maxFiles) throw new CheckpointError('tooManyFiles', messages.tooManyFiles(maxFiles));
+        }
+      } else if (matcher.matches(child) || (kind === 'symlink' && matcher.mayContain(child))) {
+        result.skipped.push({ path: child, reason: kind === 'symlink' ? 'symlink' : 'special' });
+      }
+    }
+    await Promise.all(subdirs);
+  }
+
+  await visit('', 0);
+  return result;
+}
+
+type Kind = 'file' | 'dir' | 'symlink' | 'special' | 'unknown';
+
+function direntKind(e: Dirent): Kind {
+  if (e.isSymbolicLink()) return 'symlink';
+  if (e.isFile()) return 'file';
+  if (e.isDirectory()) return 'dir';
+  if (e.isFIFO() || e.isSocket() || e.isBlockDevice() || e.isCharacterDevice()) return 'special';
+  return 'unknown';
+}
+
+async function lstatKind(p: string): Promise<Kind> {
+  try {
+    const st = await fsp.lstat(p);
+    if (st.isSymbolicLink()) return 'symlink';
+    if (st.isFile()) return 'file';
+    if (st.isDirectory()) return 'dir';
+    return 'special';
+  } catch {
+    return 'special';
+  }
+}

@@ -1,0 +1,52 @@
+// Wiring only: build the shell objects, register them, dispose them. Logic lives in the core
+// folders and in src/views/.
+import * as vscode from 'vscode';
+import { NovelWorkspace } from './views/novel';
+import { createLog } from './views/log';
+import { registerProjectCommands } from './views/commands';
+import { registerViews } from './views/registerViews';
+import { registerAgentCommands } from './views/agentCommands';
+import type { Views } from './views/registerViews';
+
+
+/** What the extension returns from activate(): used by the integration tests. */
+export interface WorldlineApi {
+  novel(): NovelWorkspace | undefined;
+  sceneState(): Views['state'];
+  chat(): Views['chat'];
+  agent(): Views['agent'];
+  statusBar(): Views['statusBar'];
+}
+
+let novel: NovelWorkspace | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<WorldlineApi> {
+  const log = createLog();
+  context.subscriptions.push(log);
+  const root = await NovelWorkspace.pickRoot();
+  if (root) {
+    novel = new NovelWorkspace(root, log);
+    await novel.reloadConfig();
+    try {
+      await novel.restoreCurrent();
+    } catch (err) {
+      log.error(`could not open the last session: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  context.subscriptions.push(...registerProjectCommands(() => novel, log));
+  const views = registerViews(context, () => novel, log);
+  context.subscriptions.push(...views.disposables, ...registerAgentCommands(views));
+  log.info(`Worldline activated${root ? ` for ${root.fsPath}` : ' without a folder'}`);
+  return {
+    novel: () => novel,
+    sceneState: () => views.state,
+    chat: () => views.chat,
+    agent: () => views.agent,
+    statusBar: () => views.statusBar,
+  };
+}
+
+export async function deactivate(): Promise<void> {
+  await novel?.dispose();
+  novel = undefined;
+}

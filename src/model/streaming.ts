@@ -1,0 +1,365 @@
+// Streaming chat completions with tool calls, over the `openai` package (any OpenAI-compatible
+// endpoint). Retries 429 / 5xx / network failures with exponential backoff, but ONLY while nothing
+// has arrived yet: once text or a tool call has started, a failure is final, because a silent retry
+// would show the novelist the same words twice. Every failure is a ModelError with an actionable
+// message that never contains the key.
+import OpenAI from 'openai';
+import { ModelError, redactKey, toModelError, type ModelErrorKind } from './errors';
+
+// ---------------------------------------------------------------------------------------------
+// Wire shapes (what goes into `messages` and `tools`), kept free of the package's own types.
+
+export interface OpenAIToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+export type OpenAIMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string | null; tool_calls?: OpenAIToolCall[] }
+  | { role: 'tool'; tool_call_id: string; content: string };
+
+/** A function tool in OpenAI's format; `src/agent/tools.ts`'s ToolSchema fits it. */
+export interface ToolSpec {
+  type: 'function';
+  function: { name: string; description: string; parameters: unknown };
+}
+
+export interface StreamRequest {
+  messages: OpenAIMessage[];
+  tools?: readonly ToolSpec[];
+  temperature?: number;
+  maxTokens?: number;
+  /** Overrides the client's model for this call. */
+  model?: string;
+  signal?: AbortSignal;
+}
+
+/** One streamed piece: visible text, or the name of a tool call that has just started. */
+export interface StreamDelta {
+  text?: string;
+  toolCallName?: string;
+}
+
+export interface StreamToolCall {
+  id: string;
+  name: string;
+  /** The raw arguments string as the model wrote it (may be malformed JSON; the tool decides). */
+  arguments: string;
+}
+
+export type StreamFinish = 'stop' | 'length' | 'tool_calls' | 'content_filter' | (string & {});
+
+export interface StreamUsage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+  /** Prompt tokens served from the provider's cache, when it reports them. */
+  cachedTokens?: number;
+}
+
+export interface StreamResult {
+  text: string;
+  toolCalls: StreamToolCall[];
+  finish: StreamFinish;
+  usage?: StreamUsage;
+  /** The `model` the server said answered. */
+  model?: string;
+  /** How many HTTP attempts it took (1 = no retry). */
+  attempts: number;
+}
+
+export interface StreamingClientOptions {
+  baseURL: string;
+  /** May be empty for local servers. Never logged or put in messages. */
+  apiKey: string;
+  model: string;
+  /** Connect timeout and the longest silence between two chunks. Default 60 000 ms. */
+  timeoutMs?: number;
+  /** Attempts in all, first included, for retryable failures before any output. Default 3. */
+  maxAttempts?: number;
+  /** First backoff delay; doubles each retry. Default 1000 ms (tests use a few ms). */
+  retryBaseDelayMs?: number;
+  /** Cap on one backoff delay, `retry-after` included. Default 20 000 ms. */
+  maxRetryDelayMs?: number;
+  maxTokensField?: 'max_tokens' | 'max_completion_tokens';
+}
+
+export interface StreamingClient {
+  readonly model: string;
+  readonly baseURL: string;
+  stream(req: StreamRequest, onDelta: (d: StreamDelta) => void): Promise<StreamResult>;
+}
+
+const DEFAULTS = { timeoutMs: 60_000, maxAttempts: 3, retryBaseDelayMs: 1_000, maxRetryDelayMs: 20_000 } as const;
+
+const RETRYABLE: ReadonlySet<ModelErrorKind> = new Set<ModelErrorKind>(['network', 'rateLimit', 'server']);
+
+/** True for failures that may pass if the same request is sent again later. */
+export function isRetryableKind(kind: ModelErrorKind): boolean {
+  return RETRYABLE.has(kind);
+}
+
+/** The command the novelist runs to store a key; quoted in every auth error. */
+export const SET_API_KEY_COMMAND = 'Worldline: Set API Key';
+
+// ---------------------------------------------------------------------------------------------
+
+function hostOf(baseURL: string): string {
+  try {
+    return new URL(baseURL).host;
+  } catch {
+    return baseURL;
+  }
+}
+
+function record(x: unknown): Record<string, unknown> | undefined {
+  return typeof x === 'object' && x !== null && !Array.isArray(x) ? (x as Record<string, unknown>) : undefined;
+}
+
+function readUsage(u: unknown): StreamUsage | undefined {
+  const o = record(u);
+  if (!o) return undefined;
+  const num = (x: unknown): number => (typeof x === 'number' && Number.isFinite(x) ? x : 0);
+  const usage: StreamUsage = {
+    promptTokens: num(o['prompt_tokens']),
+    completionTokens: num(o['completion_tokens']),
+    totalTokens: num(o['total_tokens']),
+  };
+  const cached = record(o['prompt_tokens_details'])?.['cached_tokens'];
+  if (typeof cached === 'number' && Number.isFinite(cached)) usage.cachedTokens = cached;
+  return usage;
+}
+
+/** Accumulates chunks into a reply. Tolerates the variations real servers send. */
+class ReplyBuilder {
+  text = '';
+  finish: string | undefined;
+  usage: StreamUsage | undefined;
+  model: string | undefined;
+  /** Anything visible or tool-related has arrived: from here on, no retry. */
+  received = false;
+  /** The server's `retry-after`, when a failed attempt carried one. */
+  retryAfterMs: number | undefined;
+  private readonly calls: { id: string; name: string; arguments: string }[] = [];
+
+  constructor(private readonly onDelta: (d: StreamDelta) => void) {}
+
+  add(chunk: unknown): void {
+    const o = record(chunk);
+    if (!o) return;
+    if (typeof o['model'] === 'string' && o['model'] !== '') this.model = o['model'];
+    const usage = readUsage(o['usage']);
+    if (usage) this.usage = usage;
+    const choices = o['choices'];
+    if (!Array.isArray(choices)) return;
+    for (const c of choices) {
+      const choice = record(c);
+      if (!choice || (typeof choice['index'] === 'number' && choice['index'] !== 0)) continue;
+      const delta = record(choice['delta']);
+      if (delta) this.addDelta(delta);
+      if (typeof choice['finish_reason'] === 'string' && choice['finish_reason'] !== '') this.finish = choice['finish_reason'];
+    }
+  }
+
+  private addDelta(delta: Record<string, unknown>): void {
+    // `reasoning_content` (DeepSeek and others) is deliberately ignored: it is not the reply.
+    const content = delta['content'];
+    if (typeof content === 'string' && content !== '') {
+      this.received = true;
+      this.text += content;
+      this.onDelta({ text: content });
+    }
+    const toolCalls = delta['tool_calls'];
+    if (!Array.isArray(toolCalls)) return;
+    toolCalls.forEach((raw, position) => {
+      const tc = record(raw);
+      if (!tc) return;
+      const index = typeof tc['index'] === 'number' ? tc['index'] : position;
+      let call = this.calls[index];
+      if (!call) {
+        call = { id: '', name: '', arguments: '' };
+        this.calls[index] = call;
+      }
+      this.received = true;
+      if (typeof tc['id'] === 'string' && tc['id'] !== '' && call.id === '') call.id = tc['id'];
+      const fn = record(tc['function']);
+      const name = fn?.['name'];
+      if (typeof name === 'string' && name !== '' && name !== call.name) {
+        // Some servers resend the full name on every chunk; others never split it.
+        const started = call.name === '';
+        call.name = started ? name : call.name + name;
+        if (started) this.onDelta({ toolCallName: name });
+      }
+      const args = fn?.['arguments'];
+      if (typeof args === 'string') call.arguments += args;
+      else if (record(args)) call.arguments += JSON.stringify(args); // a few servers send an object
+    });
+  }
+
+  toolCalls(): StreamToolCall[] {
+    const out: StreamToolCall[] = [];
+    this.calls.forEach((c, i) => {
+      if (!c || c.name === '') return; // a call without a name cannot be run or replayed
+      // Servers that omit ids still need one to pair the result with its call.
+      out.push({ id: c.id !== '' ? c.id : `call_${i}_${Date.now().toString(36)}`, name: c.name, arguments: c.arguments });
+    });
+    return out;
+  }
+}
+
+/** `retry-after` / `retry-after-ms` of an API error, in ms, when present. */
+function retryAfterMs(err: unknown): number | undefined {
+  if (!(err instanceof OpenAI.APIError)) return undefined;
+  const headers: unknown = err.headers;
+  if (!headers || typeof (headers as Headers).get !== 'function') return undefined;
+  const h = headers as Headers;
+  const ms = Number.parseFloat(h.get('retry-after-ms') ?? '');
+  if (Number.isFinite(ms) && ms >= 0) return ms;
+  const raw = h.get('retry-after');
+  if (raw === null) return undefined;
+  const seconds = Number.parseFloat(raw);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(raw);
+  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined;
+}
+
+function abortError(): ModelError {
+  return new ModelError('aborted', 'The reply was stopped.');
+}
+
+/** Waits `ms`, or rejects with an aborted ModelError as soon as `signal` fires. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  if (signal?.aborted) return Promise.reject(abortError());
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(abortError());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export function createStreamingClient(opts: StreamingClientOptions): StreamingClient {
+  const timeoutMs = opts.timeoutMs ?? DEFAULTS.timeoutMs;
+  const maxAttempts = Math.max(1, opts.maxAttempts ?? DEFAULTS.maxAttempts);
+  const baseDelay = opts.retryBaseDelayMs ?? DEFAULTS.retryBaseDelayMs;
+  const maxDelay = opts.maxRetryDelayMs ?? DEFAULTS.maxRetryDelayMs;
+  const maxTokensField = opts.maxTokensField ?? 'max_tokens';
+  const where = hostOf(opts.baseURL);
+  const openai = new OpenAI({
+    baseURL: opts.baseURL,
+    // The package refuses an empty key; local servers need none.
+    apiKey: opts.apiKey === '' ? 'no-key' : opts.apiKey,
+    organization: null,
+    project: null,
+    timeout: timeoutMs,
+    maxRetries: 0, // retries are ours: the package's would also retry after output began
+    logLevel: 'off', // a malformed chunk must not print the reply to the console
+  });
+
+  /** Maps any failure onto a ModelError; `midStream` = after the response began. */
+  function mapError(err: unknown, model: string, midStream: boolean): ModelError {
+    const mapped = toModelError(err, { baseURL: opts.baseURL, apiKey: opts.apiKey, model, timeoutMs });
+    if (mapped.kind === 'auth') {
+      const why = opts.apiKey === '' ? 'no API key is set' : `it rejected the API key (${mapped.status ?? 'auth'})`;
+      return new ModelError('auth', `${where}: ${why}. Set your API key with "${SET_API_KEY_COMMAND}" (Command Palette), then retry.`, mapped.status);
+    }
+    if (midStream && !(err instanceof OpenAI.APIError) && mapped.kind === 'badResponse') {
+      if (err instanceof SyntaxError) {
+        return new ModelError('badResponse', `${where} sent a malformed piece of the streamed reply (not JSON). The reply was discarded; retry, or try another model or endpoint.`);
+      }
+      const detail = err instanceof Error ? ` (${redactKey(err.message, opts.apiKey)})` : '';
+      return new ModelError('network', `The connection to ${where} dropped in the middle of the reply${detail}. Retry.`);
+    }
+    return mapped;
+  }
+
+  async function attempt(req: StreamRequest, reply: ReplyBuilder, model: string): Promise<void> {
+    // One controller per attempt: the caller's signal and the idle timer both end it.
+    const inner = new AbortController();
+    let timedOut = false;
+    let idle: NodeJS.Timeout | undefined;
+    const arm = (): void => {
+      if (idle) clearTimeout(idle);
+      idle = setTimeout(() => {
+        timedOut = true;
+        inner.abort();
+      }, timeoutMs);
+    };
+    const onAbort = (): void => inner.abort();
+    req.signal?.addEventListener('abort', onAbort, { once: true });
+    const silence = (): ModelError =>
+      new ModelError('network', `${where} went silent for ${Math.round(timeoutMs / 1000)} s ${reply.received ? 'in the middle of the reply' : 'before answering'}. Retry, or raise the timeout.`);
+    try {
+      const body: Record<string, unknown> = { model, stream: true, stream_options: { include_usage: true } };
+      if (req.temperature !== undefined) body['temperature'] = req.temperature;
+      if (req.maxTokens !== undefined) body[maxTokensField] = req.maxTokens;
+      // Fixed parts before `messages`: the serialized request then grows only at its end, turn
+      // after turn, which is what prompt caches (and the prefix bench) reward.
+      if (req.tools && req.tools.length > 0) body['tools'] = req.tools;
+      body['messages'] = req.messages;
+      arm();
+      let stream: AsyncIterable<unknown>;
+      try {
+        stream = await openai.chat.completions.create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsStreaming, { signal: inner.signal });
+      } catch (err) {
+        if (req.signal?.aborted) throw abortError();
+        if (timedOut) throw silence();
+        reply.retryAfterMs = retryAfterMs(err);
+        throw mapError(err, model, false);
+      }
+      try {
+        for await (const chunk of stream) {
+          arm();
+          reply.add(chunk);
+        }
+      } catch (err) {
+        // A dropped connection after the finish reason lost nothing but the usage figures.
+        if (reply.finish === undefined || req.signal?.aborted || timedOut) {
+          if (req.signal?.aborted) throw abortError();
+          if (timedOut) throw silence();
+          throw mapError(err, model, true);
+        }
+      }
+      // The package ends the iteration quietly on abort; say why it ended.
+      if (req.signal?.aborted) throw abortError();
+      if (timedOut) throw silence();
+      if (reply.finish === undefined) {
+        throw new ModelError('network', `The reply from ${where} ended before it was complete (the stream closed without a finish). Retry.`);
+      }
+    } finally {
+      if (idle) clearTimeout(idle);
+      req.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  async function stream(req: StreamRequest, onDelta: (d: StreamDelta) => void): Promise<StreamResult> {
+    const model = req.model ?? opts.model;
+    for (let n = 1; ; n++) {
+      if (req.signal?.aborted) throw abortError();
+      const reply = new ReplyBuilder(onDelta);
+      try {
+        await attempt(req, reply, model);
+      } catch (err) {
+        const e = err instanceof ModelError ? err : mapError(err, model, reply.received);
+        if (e.kind === 'aborted' || reply.received || !isRetryableKind(e.kind) || n >= maxAttempts) throw e;
+        const wait = Math.min(maxDelay, reply.retryAfterMs ?? baseDelay * 2 ** (n - 1));
+        await sleep(wait, req.signal);
+        continue;
+      }
+      const result: StreamResult = { text: reply.text, toolCalls: reply.toolCalls(), finish: reply.finish ?? 'stop', attempts: n };
+      if (reply.usage) result.usage = reply.usage;
+      if (reply.model) result.model = reply.model;
+      return result;
+    }
+  }
+
+  return { stream, model: opts.model, baseURL: opts.baseURL };
+}

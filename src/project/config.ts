@@ -1,0 +1,176 @@
+// worldline.yaml: the project file. Read tolerantly: every problem becomes a message with a line
+// number and the default for that field is used, so a typo never stops the novelist from writing.
+import { LineCounter, parseDocument, isMap, type Document } from 'yaml';
+
+export type ProjectLanguage = 'zh' | 'en';
+export type LanguageSetting = ProjectLanguage | 'auto';
+
+export interface OpeningScene {
+  time: string;
+  location: string;
+  characters: string[];
+}
+
+export interface ProjectConfig {
+  title: string;
+  language: LanguageSetting;
+  manuscript: string[];
+  style: string;
+  opening: OpeningScene;
+  variables: Record<string, unknown>;
+}
+
+export interface ConfigProblem {
+  /** 1-based line in worldline.yaml, when the problem has one. */
+  line?: number;
+  message: string;
+}
+
+export interface LoadedConfig {
+  config: ProjectConfig;
+  problems: ConfigProblem[];
+}
+
+export const CONFIG_FILE = 'worldline.yaml';
+export const DEFAULT_MANUSCRIPT = ['**/*.md', '**/*.txt'];
+
+export function defaultConfig(): ProjectConfig {
+  return {
+    title: '',
+    language: 'auto',
+    manuscript: [...DEFAULT_MANUSCRIPT],
+    style: '',
+    opening: { time: '', location: '', characters: [] },
+    variables: {},
+  };
+}
+
+const KNOWN_KEYS = new Set(['title', 'language', 'manuscript', 'style', 'opening', 'variables']);
+const OPENING_KEYS = new Set(['time', 'location', 'characters']);
+
+/** Parses the text of worldline.yaml. Never throws. */
+export function parseProjectConfig(text: string): LoadedConfig {
+  const lineCounter = new LineCounter();
+  const problems: ConfigProblem[] = [];
+  const config = defaultConfig();
+  let doc: Document;
+  try {
+    doc = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: true });
+  } catch (err) {
+    problems.push({ message: `worldline.yaml could not be read: ${String(err)}` });
+    return { config, problems };
+  }
+  for (const error of doc.errors) {
+    const line = error.linePos?.[0]?.line;
+    const first = error.message.split('\n')[0] ?? error.message;
+    problems.push({ line, message: `Invalid YAML: ${first.replace(/ at line \d+, column \d+:?$/, '')}` });
+  }
+  if (doc.errors.length > 0) {
+    problems.push({ message: 'worldline.yaml has YAML errors; the defaults are used until they are fixed.' });
+    return { config, problems };
+  }
+
+  const lineOf = (path: (string | number)[]): number | undefined => {
+    const node = doc.getIn(path, true) as { range?: [number, number, number] } | undefined;
+    if (node && Array.isArray(node.range)) return lineCounter.linePos(node.range[0]).line;
+    return undefined;
+  };
+  const keyLine = (key: string): number | undefined => {
+    if (!isMap(doc.contents)) return undefined;
+    for (const pair of doc.contents.items) {
+      const k = pair.key as { value?: unknown; range?: [number, number, number] } | null;
+      if (k && k.value === key && k.range) return lineCounter.linePos(k.range[0]).line;
+    }
+    return undefined;
+  };
+
+  const root: unknown = doc.toJS({ maxAliasCount: 100 });
+  if (root === null || root === undefined) return { config, problems };
+  if (!isPlainObject(root)) {
+    problems.push({ line: 1, message: 'worldline.yaml must be a mapping of fields such as "title:" and "language:".' });
+    return { config, problems };
+  }
+
+  for (const key of Object.keys(root)) {
+    if (!KNOWN_KEYS.has(key)) {
+      problems.push({ line: keyLine(key), message: `Unknown field "${key}" is ignored (known: ${[...KNOWN_KEYS].join(', ')}).` });
+    }
+  }
+
+  const wrongType = (path: (string | number)[], expected: string) => {
+    problems.push({ line: lineOf(path), message: `"${path.join('.')}" must be ${expected}; the default is used.` });
+  };
+
+  if ('title' in root) {
+    const v = root.title;
+    if (typeof v === 'string' || typeof v === 'number') config.title = String(v);
+    else wrongType(['title'], 'text');
+  }
+  if ('language' in root) {
+    const v = root.language;
+    if (v === 'zh' || v === 'en' || v === 'auto') config.language = v;
+    else wrongType(['language'], 'one of zh, en, auto');
+  }
+  if ('manuscript' in root) {
+    const v = root.manuscript;
+    const list = typeof v === 'string' ? [v] : v;
+    if (Array.isArray(list) && list.length > 0 && list.every((g) => typeof g === 'string' && g.trim() !== '')) {
+      config.manuscript = list.map((g: string) => g.trim());
+    } else {
+      wrongType(['manuscript'], 'a list of glob patterns such as "chapters/**/*.md"');
+    }
+  }
+  if ('style' in root) {
+    const v = root.style;
+    if (typeof v === 'string') config.style = v;
+    else if (v !== null) wrongType(['style'], 'text');
+  }
+  if ('opening' in root) {
+    const v = root.opening;
+    if (isPlainObject(v)) {
+      for (const key of Object.keys(v)) {
+        if (!OPENING_KEYS.has(key)) {
+          problems.push({ line: lineOf(['opening', key]), message: `Unknown field "opening.${key}" is ignored (known: time, location, characters).` });
+        }
+      }
+      for (const key of ['time', 'location'] as const) {
+        if (!(key in v)) continue;
+        const s = v[key];
+        if (typeof s === 'string' || typeof s === 'number') config.opening[key] = String(s);
+        else if (s !== null) wrongType(['opening', key], 'text');
+      }
+      if ('characters' in v) {
+        const c = v.characters;
+        if (Array.isArray(c) && c.every((n) => typeof n === 'string' || typeof n === 'number')) {
+          config.opening.characters = c.map(String).filter((n) => n.trim() !== '');
+        } else if (isPlainObject(c)) {
+          config.opening.characters = Object.keys(c);
+        } else if (c !== null) {
+          wrongType(['opening', 'characters'], 'a list of names');
+        }
+      }
+    } else if (v !== null) {
+      wrongType(['opening'], 'a mapping with time, location and characters');
+    }
+  }
+  if ('variables' in root) {
+    const v = root.variables;
+    if (isPlainObject(v)) config.variables = v;
+    else if (v !== null) wrongType(['variables'], 'a mapping of names to values');
+  }
+  return { config, problems };
+}
+
+/** `auto` follows VS Code's display language (zh-cn, zh-tw … → Chinese). */
+export function resolveLanguage(setting: LanguageSetting, displayLanguage: string): ProjectLanguage {
+  if (setting === 'zh' || setting === 'en') return setting;
+  return displayLanguage.toLowerCase().startsWith('zh') ? 'zh' : 'en';
+}
+
+export function formatProblem(p: ConfigProblem): string {
+  return p.line !== undefined ? `worldline.yaml:${p.line}: ${p.message}` : `worldline.yaml: ${p.message}`;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

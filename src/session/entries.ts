@@ -1,0 +1,166 @@
+// The shapes of the lines in a session file (`.worldline/sessions/<id>.jsonl`).
+// Line 1 is a SessionHeader; every other line is one Entry. See DESIGN.md, "The session tree".
+
+export type ChainType = 'user' | 'assistant' | 'tool' | 'checkpoint' | 'state' | 'summary' | 'save';
+export type SideType = 'edit' | 'hide' | 'label' | 'leaf';
+export type EntryType = ChainType | SideType;
+
+export const CHAIN_TYPES: readonly ChainType[] = ['user', 'assistant', 'tool', 'checkpoint', 'state', 'summary', 'save'];
+export const SIDE_TYPES: readonly SideType[] = ['edit', 'hide', 'label', 'leaf'];
+
+/** The only format version this code writes; files with a higher version are refused, not guessed at. */
+export const SESSION_FORMAT_VERSION = 1;
+
+export interface SessionHeader {
+  type: 'session';
+  version: 1;
+  id: string;
+  createdAt: string;
+  title: string;
+}
+
+/**
+ * Fields every entry carries. For side entries `parentId` records where the leaf was when the
+ * entry was written; it is informational and never makes a side entry part of the tree.
+ */
+interface Base {
+  id: string;
+  parentId: string | null;
+  ts: string; // ISO 8601
+}
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export type FinishReason = 'stop' | 'length' | 'aborted' | 'error';
+
+export interface UserEntry extends Base {
+  type: 'user';
+  text: string;
+}
+
+export interface AssistantEntry extends Base {
+  type: 'assistant';
+  text: string;
+  toolCalls?: ToolCall[];
+  model: string;
+  usage?: TokenUsage;
+  finish: FinishReason;
+  error?: string;
+}
+
+export interface ToolEntry extends Base {
+  type: 'tool';
+  callId: string;
+  name: string;
+  result: string;
+  isError: boolean;
+}
+
+export interface CheckpointEntry extends Base {
+  type: 'checkpoint';
+  commit: string;
+  ref: string;
+  changed: string[];
+}
+
+export interface StateEntry extends Base {
+  type: 'state';
+  state: unknown; // the state module owns the shape
+  by: 'scribe' | 'user' | 'import';
+  warnings: string[];
+}
+
+export interface SummaryEntry extends Base {
+  type: 'summary';
+  text: string;
+  coversThroughId: string;
+}
+
+export interface SaveEntry extends Base {
+  type: 'save';
+  saveId: string;
+  name: string;
+  worldlineId: string;
+  worldlineName: string;
+  parentSaveId?: string;
+  forkFromSaveId?: string;
+  kind: 'first' | 'sameLine' | 'fork';
+}
+
+export interface EditEntry extends Base {
+  type: 'edit';
+  targetId: string;
+  text: string;
+}
+
+export interface HideEntry extends Base {
+  type: 'hide';
+  targetId: string;
+  hidden: boolean;
+}
+
+/** `targetId === header.id` names the session itself: renaming never rewrites line 1. An empty label clears it. */
+export interface LabelEntry extends Base {
+  type: 'label';
+  targetId: string;
+  label: string;
+}
+
+/** Records navigation so a reopened session returns to the same place. `null` = before the first entry. */
+export interface LeafEntry extends Base {
+  type: 'leaf';
+  targetId: string | null;
+}
+
+export type ChainEntry = UserEntry | AssistantEntry | ToolEntry | CheckpointEntry | StateEntry | SummaryEntry | SaveEntry;
+export type SideEntry = EditEntry | HideEntry | LabelEntry | LeafEntry;
+export type Entry = ChainEntry | SideEntry;
+
+/** Distributes Omit over a union so each member keeps its own fields. */
+type OmitBase<T> = T extends unknown ? Omit<T, keyof Base> : never;
+
+/** What callers pass to `Session.append`: the entry minus the fields the session fills in. */
+export type NewChainEntry = OmitBase<ChainEntry>;
+/** What callers pass to `Session.appendSide`. */
+export type NewSideEntry = OmitBase<SideEntry>;
+
+export type ChainEntryOf<T extends ChainType> = Extract<ChainEntry, { type: T }>;
+export type SideEntryOf<T extends SideType> = Extract<SideEntry, { type: T }>;
+
+const CHAIN_TYPE_SET: ReadonlySet<string> = new Set(CHAIN_TYPES);
+const SIDE_TYPE_SET: ReadonlySet<string> = new Set(SIDE_TYPES);
+
+export function isChainType(type: string): type is ChainType {
+  return CHAIN_TYPE_SET.has(type);
+}
+
+export function isSideType(type: string): type is SideType {
+  return SIDE_TYPE_SET.has(type);
+}
+
+export function isChainEntry(entry: Entry): entry is ChainEntry {
+  return CHAIN_TYPE_SET.has(entry.type);
+}
+
+export function isSideEntry(entry: Entry): entry is SideEntry {
+  return SIDE_TYPE_SET.has(entry.type);
+}
+
+/** One message of the model's context, rebuilt from the branch (see `Session.context`). */
+export interface ContextMessage {
+  entryId: string;
+  role: 'user' | 'assistant' | 'tool';
+  text: string;
+  toolCalls?: ToolCall[];
+  callId?: string;
+  name?: string;
+}

@@ -1,0 +1,181 @@
+// The novel's write lock (`.worldline/lock`): at most one VS Code window writes a novel's sessions,
+// so two windows never interleave lines in one file. The lock file holds {pid, host, token,
+// startedAt}. It is created atomically and complete: written to a temp file, then hard-linked
+// into place (link fails if the lock exists); where hard links are not supported, an O_EXCL create.
+// A lock is stale, and taken over, when its process is dead on this host, or when it names this
+// process but no live library here holds it (pid reuse after a reboot). A lock from another host
+// cannot be checked and is respected.
+
+import { randomBytes } from 'node:crypto';
+import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import { Clock } from './clock';
+import { errnoCode } from './errors';
+
+export interface LockInfo {
+  pid: number;
+  host: string;
+  token: string;
+  startedAt: string;
+}
+
+export type LockResult =
+  | { kind: 'owner'; info: LockInfo }
+  /** `owner` is undefined when the lock file exists but cannot be read. */
+  | { kind: 'held'; owner: LockInfo | undefined };
+
+export interface LockOptions {
+  pid: number;
+  host?: string;
+  clock: Clock;
+  isProcessAlive: (pid: number) => boolean;
+}
+
+/** A damaged lock younger than this may be mid-write by its owner (O_EXCL fallback): respect it. */
+const DAMAGED_LOCK_GRACE_MS = 5000;
+const MAX_ATTEMPTS = 8;
+
+/** Tokens of locks held by live libraries in this process. */
+const liveTokens = new Set<string>();
+
+export function defaultIsProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: the process exists but belongs to someone else.
+    return errnoCode(e) !== 'ESRCH';
+  }
+}
+
+export async function acquireLock(lockFile: string, options: LockOptions): Promise<LockResult> {
+  const info: LockInfo = {
+    pid: options.pid,
+    host: options.host ?? os.hostname(),
+    token: randomBytes(12).toString('hex'),
+    startedAt: new Date(options.clock.now()).toISOString(),
+  };
+  const text = `${JSON.stringify(info)}\n`;
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    if (await createExclusive(lockFile, text, info.token)) {
+      liveTokens.add(info.token);
+      return { kind: 'owner', info };
+    }
+    const current = await readLockText(lockFile);
+    if (current === undefined) continue; // released meanwhile: try again
+    const owner = parseLock(current);
+    if (!(await isStale(lockFile, owner, info, options))) return { kind: 'held', owner };
+    await removeIfUnchanged(lockFile, current, info.token);
+  }
+  return { kind: 'held', owner: parseLock((await readLockText(lockFile)) ?? '') };
+}
+
+/** Removes the lock if it is still ours. */
+export async function releaseLock(lockFile: string, token: string): Promise<void> {
+  liveTokens.delete(token);
+  const current = parseLock((await readLockText(lockFile)) ?? '');
+  if (current?.token !== token) return;
+  try {
+    await fsp.unlink(lockFile);
+  } catch (e) {
+    if (errnoCode(e) !== 'ENOENT') throw e;
+  }
+}
+
+export async function readLock(lockFile: string): Promise<LockInfo | undefined> {
+  return parseLock((await readLockText(lockFile)) ?? '');
+}
+
+async function createExclusive(lockFile: string, text: string, token: string): Promise<boolean> {
+  const temp = `${lockFile}.${token}.tmp`;
+  await fsp.writeFile(temp, text, { flag: 'wx' });
+  try {
+    await fsp.link(temp, lockFile);
+    return true;
+  } catch (e) {
+    const code = errnoCode(e);
+    if (code === 'EEXIST') return false;
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS' || code === 'EXDEV') {
+      return createWithExcl(lockFile, text);
+    }
+    throw e;
+  } finally {
+    await fsp.unlink(temp).catch(() => undefined);
+  }
+}
+
+/** Fallback for file systems without hard links (FAT, some network shares). */
+async function createWithExcl(lockFile: string, text: string): Promise<boolean> {
+  try {
+    const handle = await fsp.open(lockFile, 'wx');
+    try {
+      await handle.writeFile(text);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    return true;
+  } catch (e) {
+    if (errnoCode(e) === 'EEXIST') return false;
+    throw e;
+  }
+}
+
+async function readLockText(lockFile: string): Promise<string | undefined> {
+  try {
+    return await fsp.readFile(lockFile, 'utf8');
+  } catch (e) {
+    if (errnoCode(e) === 'ENOENT') return undefined;
+    throw e;
+  }
+}
+
+function parseLock(text: string): LockInfo | undefined {
+  try {
+    const v: unknown = JSON.parse(text);
+    if (typeof v !== 'object' || v === null) return undefined;
+    const o = v as Record<string, unknown>;
+    if (typeof o.pid !== 'number' || typeof o.host !== 'string' || typeof o.token !== 'string') return undefined;
+    return { pid: o.pid, host: o.host, token: o.token, startedAt: typeof o.startedAt === 'string' ? o.startedAt : '' };
+  } catch {
+    return undefined;
+  }
+}
+
+async function isStale(lockFile: string, owner: LockInfo | undefined, me: LockInfo, options: LockOptions): Promise<boolean> {
+  if (!owner) {
+    try {
+      const { mtimeMs } = await fsp.stat(lockFile);
+      return options.clock.now() - mtimeMs > DAMAGED_LOCK_GRACE_MS;
+    } catch {
+      return false; // gone: the next attempt creates it
+    }
+  }
+  if (owner.host !== me.host) return false;
+  if (owner.pid === me.pid) return !liveTokens.has(owner.token);
+  return !options.isProcessAlive(owner.pid);
+}
+
+/**
+ * Removes a stale lock without ever removing a fresh one: rename it aside (atomic, only one
+ * contender wins), then check that what was moved is the stale lock that was judged. If another
+ * window replaced it in between, put that lock back.
+ */
+async function removeIfUnchanged(lockFile: string, staleText: string, token: string): Promise<void> {
+  const aside = `${lockFile}.stale-${token}`;
+  try {
+    await fsp.rename(lockFile, aside);
+  } catch (e) {
+    if (errnoCode(e) === 'ENOENT') return;
+    throw e;
+  }
+  const moved = await readLockText(aside);
+  if (moved !== staleText) {
+    // Put the fresh lock back. link fails if yet another lock exists (then that one stands);
+    // without hard-link support, rename is the best available.
+    await fsp.link(aside, lockFile).catch((e: unknown) =>
+      errnoCode(e) === 'EEXIST' ? undefined : fsp.rename(aside, lockFile).catch(() => undefined),
+    );
+  }
+  await fsp.unlink(aside).catch(() => undefined);
+}

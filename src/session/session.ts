@@ -1,0 +1,519 @@
+// One conversation tree, backed by one append-only JSONL file (DESIGN.md, "The session tree").
+// Reads are answered from the in-memory index; writes go through a queue so each one sees the
+// leaf left by the previous one, and each is exactly one line appended to the file.
+
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { AppendLog } from './append-log';
+import { Clock, fileTimestamp, systemClock } from './clock';
+import {
+  ChainEntry,
+  ChainEntryOf,
+  ChainType,
+  ContextMessage,
+  Entry,
+  LeafEntry,
+  NewChainEntry,
+  NewSideEntry,
+  SESSION_FORMAT_VERSION,
+  SessionHeader,
+  SideEntry,
+  SideEntryOf,
+  SideType,
+  SummaryEntry,
+  isChainType,
+  isSideType,
+} from './entries';
+import { SessionError, errnoCode } from './errors';
+import { syncDirectory } from './fs-util';
+import { newEntryId } from './ids';
+import { CorruptLine, parseSessionBuffer } from './parse';
+import { TreeIndex } from './tree-index';
+import { isAncestorOrSelf, pathTo, requireChain, tipOf, turnStartOf, variantsOf } from './tree-walks';
+import { activeSummaryView, buildContext } from './context';
+import { checkEntry } from './validate';
+
+export interface LoadReport {
+  warnings: string[];
+  corruptLines: CorruptLine[];
+  tornTail?: { bytes: number; movedTo: string };
+}
+
+export type SessionChange =
+  | { kind: 'append'; entry: ChainEntry }
+  | { kind: 'side'; entry: SideEntry }
+  | { kind: 'navigate'; entry: LeafEntry; leafId: string | null };
+
+export type SessionListener = (change: SessionChange) => void;
+
+export interface Disposable {
+  dispose(): void;
+}
+
+/** Hooks for the owner of the session (the library): backups after writes, bookkeeping on close. */
+export interface SessionHooks {
+  afterWrite?(session: Session): void;
+  onClose?(session: Session): void;
+  /** Reports a listener that threw, so one bad view cannot break a write. */
+  onListenerError?(error: unknown): void;
+}
+
+export interface SessionOpenOptions {
+  readOnly?: boolean;
+  /** Shown when a write is refused on a read-only session; say why and what to do. */
+  readOnlyReason?: string;
+  clock?: Clock;
+  hooks?: SessionHooks;
+}
+
+/** A badly damaged file must not flood the log: the first warnings say what happened. */
+const MAX_ENTRY_WARNINGS = 20;
+const DEFAULT_READ_ONLY_REASON = 'This session is open read-only, so it cannot be changed here.';
+
+export class Session {
+  private readonly listeners = new Set<SessionListener>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  private constructor(
+    readonly header: SessionHeader,
+    readonly file: string,
+    readonly readOnly: boolean,
+    /** What was found when the file was opened. */
+    readonly loadReport: LoadReport,
+    private readonly index: TreeIndex,
+    private readonly log: AppendLog | undefined,
+    private readonly loadedBytes: number,
+    private readonly clock: Clock,
+    private readonly readOnlyReason: string,
+    private readonly hooks: SessionHooks,
+  ) {}
+
+  // ---------------------------------------------------------------- opening
+
+  /** Creates a new session file holding only its header. Fails if the file exists. */
+  static async create(
+    file: string,
+    init: { id: string; title: string },
+    options: Omit<SessionOpenOptions, 'readOnly' | 'readOnlyReason'> = {},
+  ): Promise<Session> {
+    const clock = options.clock ?? systemClock;
+    const header: SessionHeader = {
+      type: 'session',
+      version: SESSION_FORMAT_VERSION,
+      id: init.id,
+      createdAt: new Date(clock.now()).toISOString(),
+      title: init.title,
+    };
+    const data = `${JSON.stringify(header)}\n`;
+    const handle = await fsp.open(file, 'wx');
+    try {
+      await handle.writeFile(data, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await syncDirectory(path.dirname(file));
+    const log = await AppendLog.open(file, Buffer.byteLength(data), false);
+    const report: LoadReport = { warnings: [], corruptLines: [] };
+    return new Session(header, file, false, report, new TreeIndex(), log, 0, clock, '', options.hooks ?? {});
+  }
+
+  /**
+   * Loads a session file. When writable, a torn last line is moved to `<id>.torn-<time>.jsonl`
+   * beside it and the file is cut back to its last complete line; a read-only open changes nothing.
+   */
+  static async open(file: string, options: SessionOpenOptions = {}): Promise<{ session: Session; report: LoadReport }> {
+    const readOnly = options.readOnly ?? false;
+    const clock = options.clock ?? systemClock;
+    const stem = path.basename(file, '.jsonl');
+    let buf: Buffer;
+    let mtime: number;
+    try {
+      buf = await fsp.readFile(file);
+      mtime = (await fsp.stat(file)).mtimeMs;
+    } catch (e) {
+      if (errnoCode(e) === 'ENOENT') {
+        throw new SessionError('not-found', `The session file ${file} does not exist. It may have been moved or deleted.`);
+      }
+      throw e;
+    }
+
+    const index = new TreeIndex();
+    const entryWarnings: string[] = [];
+    const parsed = parseSessionBuffer(buf, { id: stem, createdAt: new Date(mtime).toISOString() }, (entry, line) => {
+      const { error, warning } = index.add(entry);
+      if (warning) entryWarnings.push(`Line ${line}: ${warning}.`);
+      return error;
+    });
+
+    const report: LoadReport = { warnings: [...parsed.warnings], corruptLines: parsed.corruptLines };
+    if (parsed.corruptLines.length > 0) {
+      const lines = parsed.corruptLines.map((c) => c.line);
+      report.warnings.push(
+        `${lines.length} damaged line${lines.length === 1 ? ' was' : 's were'} skipped (line${lines.length === 1 ? '' : 's'} ` +
+          `${summarizeNumbers(lines)}). They stay in the file untouched; every other entry was loaded.`,
+      );
+    }
+    report.warnings.push(...entryWarnings.slice(0, MAX_ENTRY_WARNINGS));
+    if (entryWarnings.length > MAX_ENTRY_WARNINGS) {
+      report.warnings.push(`…and ${entryWarnings.length - MAX_ENTRY_WARNINGS} more warnings like these.`);
+    }
+
+    let size = parsed.keptBytes;
+    if (parsed.tornTail) {
+      const { offset, bytes } = parsed.tornTail;
+      if (readOnly) {
+        report.warnings.push(
+          `The last line of the session is incomplete (${bytes} bytes); it was left in place because this window ` +
+            'opened the session read-only. The window that owns the novel sets it aside.',
+        );
+      } else {
+        const movedTo = await setTornTailAside(file, stem, buf.subarray(offset), clock);
+        await truncateFile(file, offset);
+        report.tornTail = { bytes, movedTo };
+        report.warnings.push(
+          `The last line of the session was incomplete (${bytes} bytes, probably cut off by a crash). ` +
+            `It was moved to ${path.basename(movedTo)}; every complete entry before it was kept.`,
+        );
+      }
+    }
+
+    let log: AppendLog | undefined;
+    if (!readOnly) {
+      log = await AppendLog.open(file, size, parsed.missingFinalNewline);
+      if (parsed.headerRecovered && size === 0) {
+        // Nothing survived, not even the header: write the recovered one so the file is whole again.
+        await log.appendLine(JSON.stringify(parsed.header));
+        size = log.bytes;
+      }
+    }
+    const session = new Session(
+      parsed.header,
+      file,
+      readOnly,
+      report,
+      index,
+      log,
+      size,
+      clock,
+      options.readOnlyReason ?? DEFAULT_READ_ONLY_REASON,
+      options.hooks ?? {},
+    );
+    return { session, report };
+  }
+
+  // ---------------------------------------------------------------- reading
+
+  /** The latest title label on the session, else the header's title. */
+  get title(): string {
+    return this.labelOf(this.header.id) ?? this.header.title;
+  }
+
+  get leafId(): string | null {
+    return this.index.leafId;
+  }
+
+  /** Number of entries loaded and written (chain and side). */
+  get entryCount(): number {
+    return this.index.size;
+  }
+
+  /** Bytes of complete lines in the file: a backup copies exactly this prefix. */
+  get byteLength(): number {
+    return this.log ? this.log.bytes : this.loadedBytes;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  get(id: string): Entry | undefined {
+    return this.index.get(id);
+  }
+
+  /** All entries in file order (chain and side). */
+  entries(): readonly Entry[] {
+    return this.index.all();
+  }
+
+  /** Chain children of `id` (or the roots, for `null`), in file order. */
+  children(id: string | null): ChainEntry[] {
+    return [...this.index.childrenOf(id)];
+  }
+
+  /** Chain entries from the root to `leafId`, inclusive. */
+  path(leafId: string | null = this.leafId): ChainEntry[] {
+    return pathTo(this.index, leafId);
+  }
+
+  isOnPath(id: string, leafId: string | null = this.leafId): boolean {
+    return isAncestorOrSelf(this.index, id, leafId);
+  }
+
+  /** The leaf guard's question: is `ancestorId` the same as or an ancestor of `id`? */
+  isAncestorOrSelf(ancestorId: string | null, id: string | null): boolean {
+    return isAncestorOrSelf(this.index, ancestorId, id);
+  }
+
+  /** The latest side entry of `type` pointing at `targetId` (latest in the file wins). */
+  sideFor<T extends SideType>(targetId: string, type: T): SideEntryOf<T> | undefined {
+    return this.index.side(targetId, type);
+  }
+
+  /** A message's text with its latest edit applied (a tool entry's result; '' for bookkeeping entries). */
+  textOf(id: string): string {
+    return this.textOfEntry(requireChain(this.index, id));
+  }
+
+  isHidden(id: string): boolean {
+    return this.index.side(id, 'hide')?.hidden ?? false;
+  }
+
+  /** The latest non-empty label on a node (or on the header id: the title label). */
+  labelOf(id: string): string | undefined {
+    const label = this.index.side(id, 'label')?.label;
+    return label ? label : undefined;
+  }
+
+  /** The model's context for a branch. See context.ts for the rules. */
+  context(leafId: string | null = this.leafId): ContextMessage[] {
+    return buildContext(this.path(leafId), this.textSource);
+  }
+
+  /**
+   * The context after the branch's active summary: the summary (its text with edits applied) and
+   * the messages after the entry it covers through. Without a summary, the whole context.
+   */
+  contextWithSummary(leafId: string | null = this.leafId): { summary?: SummaryEntry; summaryText?: string; messages: ContextMessage[] } {
+    return activeSummaryView(this.path(leafId), this.textSource);
+  }
+
+  /** The last chain entry of `type` on the path to `leafId` (e.g. the scene state, the checkpoint). */
+  lastOnPath<T extends ChainType>(type: T, leafId: string | null = this.leafId): ChainEntryOf<T> | undefined {
+    const path = this.path(leafId);
+    for (let i = path.length - 1; i >= 0; i--) {
+      const e = path[i];
+      if (e.type === type) return e as ChainEntryOf<T>;
+    }
+    return undefined;
+  }
+
+  /** Same-parent chain entries of the same type (regenerated replies, edits-as-new-branch). */
+  variants(id: string): { siblings: ChainEntry[]; index: number } {
+    return variantsOf(this.index, id);
+  }
+
+  /** Where to land when switching to the variant `id`: the last leaf inside its subtree. */
+  tipOf(id: string): string {
+    return tipOf(this.index, id);
+  }
+
+  /** The `user` entry of the turn containing `id`: regenerate moves the leaf there first. */
+  regenerateTarget(id: string): string {
+    const start = turnStartOf(this.index, id);
+    if (!start) {
+      throw new SessionError(
+        'no-turn',
+        'There is no instruction before this message, so there is nothing to regenerate from. Write an instruction first.',
+      );
+    }
+    return start.id;
+  }
+
+  // ---------------------------------------------------------------- writing
+
+  /** Appends a chain entry under the current leaf; it becomes the leaf. One write. */
+  async append(entry: NewChainEntry): Promise<ChainEntry> {
+    if (!isChainType(entry.type)) {
+      throw invalidEntry(`"${String(entry.type)}" is not a message or bookkeeping entry; use appendSide().`);
+    }
+    const written = await this.write((id, parentId, ts) => {
+      const { type, ...fields } = entry;
+      return { id, parentId, type, ts, ...fields } as ChainEntry;
+    });
+    return written as ChainEntry;
+  }
+
+  /** Appends an edit, hide or label. The leaf does not move. Use `navigate` to move it. */
+  async appendSide(entry: NewSideEntry): Promise<SideEntry> {
+    if (!isSideType(entry.type) || entry.type === 'leaf') {
+      const hint = entry.type === 'leaf' ? 'use navigate() to move the leaf' : 'use append() for messages';
+      throw invalidEntry(`"${String(entry.type)}" cannot be appended as a side entry; ${hint}.`);
+    }
+    const written = await this.write((id, parentId, ts) => {
+      this.checkSideTarget(entry);
+      const { type, ...fields } = entry;
+      return { id, parentId, type, ts, ...fields } as SideEntry;
+    });
+    return written as SideEntry;
+  }
+
+  /** Moves the leaf (`null` = before the first entry) and records it, so reopening returns here. */
+  async navigate(targetId: string | null): Promise<void> {
+    await this.write((id, parentId, ts): LeafEntry | undefined => {
+      if (targetId !== null) requireChain(this.index, targetId);
+      if (targetId === this.index.leafId) return undefined; // already there: nothing to record
+      return { id, parentId, type: 'leaf', ts, targetId };
+    });
+  }
+
+  /** Makes every write so far durable (fsync). Called at the end of each turn. */
+  flush(): Promise<void> {
+    if (!this.log || this.closed) return Promise.resolve();
+    const log = this.log;
+    return this.enqueue(() => log.sync());
+  }
+
+  /** Waits for pending writes, fsyncs and closes the file. The novel's lock is the library's. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const log = this.log;
+    try {
+      if (log) await this.enqueue(() => log.close());
+    } finally {
+      this.listeners.clear();
+      this.hooks.onClose?.(this);
+    }
+  }
+
+  /** Fired after every append, side entry and navigation (views update live). */
+  onDidChange(listener: SessionListener): Disposable {
+    this.listeners.add(listener);
+    return { dispose: () => void this.listeners.delete(listener) };
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private readonly textSource = {
+    textOf: (entry: ChainEntry) => this.textOfEntry(entry),
+    isHidden: (id: string) => this.isHidden(id),
+  };
+
+  private textOfEntry(entry: ChainEntry): string {
+    const edit = this.index.side(entry.id, 'edit');
+    if (edit) return edit.text;
+    switch (entry.type) {
+      case 'user':
+      case 'assistant':
+      case 'summary':
+        return entry.text;
+      case 'tool':
+        return entry.result;
+      default:
+        return '';
+    }
+  }
+
+  private checkSideTarget(entry: NewSideEntry): void {
+    if (entry.type === 'label' && entry.targetId === this.header.id) return; // the session's title
+    const target = requireChain(this.index, entry.targetId as string);
+    if (entry.type === 'edit' && !['user', 'assistant', 'tool', 'summary'].includes(target.type)) {
+      throw invalidEntry(`A ${target.type} entry has no text to edit.`);
+    }
+  }
+
+  /**
+   * Queues one write: `build` runs when the write's turn comes (so it sees the current leaf) and
+   * returns the entry, or undefined for nothing to write. The entry is checked, written as one
+   * line, then indexed as read back from that line, so memory always equals the file.
+   */
+  private write(build: (id: string, parentId: string | null, ts: string) => Entry | undefined): Promise<Entry | undefined> {
+    const refused = this.refusal();
+    if (refused) return Promise.reject(refused);
+    // Refused at call time only: a write queued before close() still completes before the file closes.
+    return this.enqueue(async () => {
+      const id = newEntryId((candidate) => this.index.has(candidate) || candidate === this.header.id);
+      const built = build(id, this.index.leafId, new Date(this.clock.now()).toISOString());
+      if (!built) return undefined;
+      let line: string;
+      try {
+        line = JSON.stringify(built);
+      } catch (e) {
+        throw invalidEntry(`It cannot be stored as JSON (${(e as Error).message}).`);
+      }
+      const stored: unknown = JSON.parse(line);
+      const checked = checkEntry(stored);
+      if (!checked.ok) throw invalidEntry(`${checked.error}.`);
+      await (this.log as AppendLog).appendLine(line);
+      const entry = checked.value;
+      this.index.add(entry);
+      this.hooks.afterWrite?.(this);
+      this.emit(changeFor(entry));
+      return entry;
+    });
+  }
+
+  private refusal(): SessionError | undefined {
+    if (this.closed) return new SessionError('closed', 'This session was closed; open it again to continue.');
+    if (this.readOnly || !this.log) return new SessionError('read-only', this.readOnlyReason);
+    return undefined;
+  }
+
+  private enqueue<T>(op: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(op, op);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private emit(change: SessionChange): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(change);
+      } catch (e) {
+        this.hooks.onListenerError?.(e);
+      }
+    }
+  }
+}
+
+function changeFor(entry: Entry): SessionChange {
+  if (entry.type === 'leaf') return { kind: 'navigate', entry, leafId: entry.targetId };
+  return isChainType(entry.type) ? { kind: 'append', entry: entry as ChainEntry } : { kind: 'side', entry: entry as SideEntry };
+}
+
+function invalidEntry(detail: string): SessionError {
+  return new SessionError('invalid-entry', `The entry was not saved: ${detail}`);
+}
+
+async function setTornTailAside(file: string, stem: string, bytes: Buffer, clock: Clock): Promise<string> {
+  const base = path.join(path.dirname(file), `${stem}.torn-${fileTimestamp(clock.now())}`);
+  for (let n = 0; ; n++) {
+    const target = n === 0 ? `${base}.jsonl` : `${base}-${n}.jsonl`;
+    try {
+      const handle = await fsp.open(target, 'wx');
+      try {
+        await handle.writeFile(bytes);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      return target;
+    } catch (e) {
+      if (errnoCode(e) !== 'EEXIST' || n > 100) throw e;
+    }
+  }
+}
+
+async function truncateFile(file: string, length: number): Promise<void> {
+  const handle = await fsp.open(file, 'r+');
+  try {
+    await handle.truncate(length);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** "3, 7, 9–12" */
+function summarizeNumbers(numbers: number[]): string {
+  const parts: string[] = [];
+  for (let i = 0; i < numbers.length; i++) {
+    let j = i;
+    while (j + 1 < numbers.length && numbers[j + 1] === numbers[j] + 1) j++;
+    parts.push(j > i + 1 ? `${numbers[i]}–${numbers[j]}` : j === i + 1 ? `${numbers[i]}, ${numbers[j]}` : `${numbers[i]}`);
+    i = j;
+  }
+  return parts.length > 12 ? `${parts.slice(0, 12).join(', ')}, …` : parts.join(', ');
+}

@@ -1,0 +1,119 @@
+// Shape checks for lines read from disk and entries about to be written. The same rules apply to
+// both, so nothing is ever written that a later load would reject. Extra fields are allowed
+// (a newer version may add some); missing or mistyped known fields are not.
+
+import { Entry, SESSION_FORMAT_VERSION, SessionHeader, isChainType, isSideType } from './entries';
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; error: string };
+
+type FieldCheck = { test: (v: unknown) => boolean; expect: string; optional?: boolean };
+
+const str: FieldCheck = { test: (v) => typeof v === 'string', expect: 'a string' };
+const bool: FieldCheck = { test: (v) => typeof v === 'boolean', expect: 'true or false' };
+const anyValue: FieldCheck = { test: (v) => v !== undefined, expect: 'a value' };
+const strOrNull: FieldCheck = { test: (v) => v === null || typeof v === 'string', expect: 'a string or null' };
+const strArray: FieldCheck = {
+  test: (v) => Array.isArray(v) && v.every((x) => typeof x === 'string'),
+  expect: 'a list of strings',
+};
+
+function oneOf(...values: string[]): FieldCheck {
+  return { test: (v) => typeof v === 'string' && values.includes(v), expect: `one of ${values.join(', ')}` };
+}
+
+function optional(check: FieldCheck): FieldCheck {
+  return { ...check, optional: true };
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+const toolCalls: FieldCheck = {
+  test: (v) =>
+    Array.isArray(v) &&
+    v.every((c) => isRecord(c) && typeof c.id === 'string' && typeof c.name === 'string' && typeof c.arguments === 'string'),
+  expect: 'a list of {id, name, arguments} with string fields',
+};
+
+const usage: FieldCheck = {
+  test: (v) => isRecord(v) && typeof v.promptTokens === 'number' && typeof v.completionTokens === 'number',
+  expect: '{promptTokens, completionTokens} numbers',
+};
+
+const BASE_FIELDS: Record<string, FieldCheck> = { id: str, parentId: strOrNull, ts: str };
+
+const FIELDS_BY_TYPE: Record<Entry['type'], Record<string, FieldCheck>> = {
+  user: { text: str },
+  assistant: {
+    text: str,
+    model: str,
+    finish: oneOf('stop', 'length', 'aborted', 'error'),
+    toolCalls: optional(toolCalls),
+    usage: optional(usage),
+    error: optional(str),
+  },
+  tool: { callId: str, name: str, result: str, isError: bool },
+  checkpoint: { commit: str, ref: str, changed: strArray },
+  state: { state: anyValue, by: oneOf('scribe', 'user', 'import'), warnings: strArray },
+  summary: { text: str, coversThroughId: str },
+  save: {
+    saveId: str,
+    name: str,
+    worldlineId: str,
+    worldlineName: str,
+    parentSaveId: optional(str),
+    forkFromSaveId: optional(str),
+    kind: oneOf('first', 'sameLine', 'fork'),
+  },
+  edit: { targetId: str, text: str },
+  hide: { targetId: str, hidden: bool },
+  label: { targetId: str, label: str },
+  leaf: { targetId: strOrNull },
+};
+
+function checkFields(obj: Record<string, unknown>, fields: Record<string, FieldCheck>): string | undefined {
+  for (const name in fields) {
+    const check = fields[name];
+    const value = obj[name];
+    if (value === undefined) {
+      if (check.optional) continue;
+      return `field "${name}" is missing`;
+    }
+    if (!check.test(value)) return `field "${name}" should be ${check.expect}`;
+  }
+  return undefined;
+}
+
+/** Checks that a parsed JSON value is a well-formed entry. */
+export function checkEntry(value: unknown): Checked<Entry> {
+  if (!isRecord(value)) return { ok: false, error: 'not a JSON object' };
+  const type = value.type;
+  if (typeof type !== 'string') return { ok: false, error: 'field "type" is missing' };
+  if (!isChainType(type) && !isSideType(type)) {
+    return { ok: false, error: `unknown entry type "${type === 'session' ? 'session (a second header)' : type}"` };
+  }
+  const error = checkFields(value, BASE_FIELDS) ?? checkFields(value, FIELDS_BY_TYPE[type]);
+  if (error) return { ok: false, error: `${type} entry: ${error}` };
+  if ((value.id as string).length === 0) return { ok: false, error: `${type} entry: field "id" is empty` };
+  return { ok: true, value: value as unknown as Entry };
+}
+
+export type HeaderCheck =
+  | { kind: 'header'; header: SessionHeader }
+  | { kind: 'newer-version'; version: number }
+  | { kind: 'not-a-header'; error: string };
+
+/** Checks line 1. A header from a newer format version is refused rather than guessed at. */
+export function checkHeader(value: unknown): HeaderCheck {
+  if (!isRecord(value) || value.type !== 'session') return { kind: 'not-a-header', error: 'line 1 is not a session header' };
+  if (typeof value.version === 'number' && value.version > SESSION_FORMAT_VERSION) {
+    return { kind: 'newer-version', version: value.version };
+  }
+  const error = checkFields(value, { id: str, createdAt: str, title: str });
+  if (error) return { kind: 'not-a-header', error: `session header: ${error}` };
+  if (value.version !== SESSION_FORMAT_VERSION) {
+    return { kind: 'not-a-header', error: `session header: field "version" should be ${SESSION_FORMAT_VERSION}` };
+  }
+  return { kind: 'header', header: value as unknown as SessionHeader };
+}

@@ -1,0 +1,29 @@
+// Palette commands for the agent: send, regenerate, variants, stop, retry, key and model.
+import * as vscode from 'vscode';
+import type { Views } from './registerViews';
+
+export function registerAgentCommands(views: Views): vscode.Disposable[] {
+  const { agent, chat } = views;
+  const lastReply = () => chat.transcript().filter((m) => m.role === 'assistant').at(-1);
+  return [
+    vscode.commands.registerCommand('worldline.send', async (text?: string) => {
+      if (typeof text === 'string' && text.trim()) return agent.send(text);
+      await vscode.commands.executeCommand('worldline.chat.focus');
+      chat.focusInput();
+      return undefined;
+    }),
+    vscode.commands.registerCommand('worldline.regenerate', (entryId?: string) => agent.regenerate(entryId ?? lastReply()?.id)),
+    vscode.commands.registerCommand('worldline.previousVariant', (entryId?: string) => {
+      const id = entryId ?? lastReply()?.id;
+      return id ? chat.switchVariant(id, -1) : false;
+    }),
+    vscode.commands.registerCommand('worldline.nextVariant', (entryId?: string) => {
+      const id = entryId ?? lastReply()?.id;
+      return id ? chat.switchVariant(id, 1) : false;
+    }),
+    vscode.commands.registerCommand('worldline.stop', () => agent.stop()),
+    vscode.commands.registerCommand('worldline.retry', () => agent.retry()),
+    vscode.commands.registerCommand('worldline.setApiKey', (key?: string) => agent.setApiKey(key)),
+    vscode.commands.registerCommand('worldline.selectModel', (model?: string) => agent.selectModel(model)),
+  ];
+}

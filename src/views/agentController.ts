@@ -1,0 +1,330 @@
+// Runs the agent for the open novel: builds the model clients from the settings and the key in
+// SecretStorage, one TurnRunner per open session, and routes its events to the views and the
+// status bar. Every action a view or command asks for comes through here.
+import * as vscode from 'vscode';
+import { TurnRunner } from '../agent/turnRunner';
+import { createScribeHook } from '../agent/scribeHook';
+import { createStreamingClient } from '../model/streaming';
+import { createChatClient } from '../model/chatClient';
+import type { TurnEvent, TurnPhase, TurnResult } from '../agent/turnTypes';
+import { isTurnBusyError } from '../agent/turnTypes';
+import type { ToolContext } from '../agent/tools';
+import { stateAt } from '../state/stateAt';
+import type { Session } from '../session/session';
+import { EditorManuscriptFs } from './editorFs';
+import type { NovelWorkspace } from './novel';
+import type { Log } from './log';
+import type { StateViewProvider } from './stateView';
+
+export const SECRET_KEY = 'worldline.apiKey';
+export const DEMO_MODEL = 'worldline-demo';
+
+export interface AgentSettings {
+  baseUrl: string;
+  model: string;
+  scribeBaseUrl: string;
+  scribeModel: string;
+  maxToolSteps: number;
+  temperature: number;
+}
+
+export function readSettings(): AgentSettings {
+  const c = vscode.workspace.getConfiguration('worldline');
+  const baseUrl = c.get<string>('baseUrl', 'https://api.openai.com/v1').trim() || 'https://api.openai.com/v1';
+  const model = c.get<string>('model', '').trim();
+  return {
+    baseUrl,
+    model,
+    scribeBaseUrl: c.get<string>('scribe.baseUrl', '').trim() || baseUrl,
+    scribeModel: c.get<string>('scribe.model', '').trim() || model,
+    maxToolSteps: Math.max(1, Math.min(100, c.get<number>('maxToolSteps', 12))),
+    temperature: Math.max(0, Math.min(2, c.get<number>('temperature', 0.8))),
+  };
+}
+
+export function isDemoModel(model: string): boolean {
+  return model === DEMO_MODEL || model.startsWith(`${DEMO_MODEL}-`);
+}
+
+export interface StreamView {
+  text: string;
+  tools: { text: string; path?: string; isError: boolean }[];
+}
+
+export interface Notice {
+  kind: 'error' | 'info';
+  text: string;
+  action?: 'setKey' | 'retry' | 'selectModel';
+}
+
+export class AgentController implements vscode.Disposable {
+  private runner: TurnRunner | undefined;
+  private runnerSession: Session | undefined;
+  private phaseValue: TurnPhase = 'idle';
+  private streamValue: StreamView | undefined;
+  private noticeValue: Notice | undefined;
+  private readonly changed = new vscode.EventEmitter<'render' | 'stream' | 'phase'>();
+  private readonly disposables: vscode.Disposable[] = [this.changed];
+  /** Fires when the chat should re-render ('render'), show streamed text ('stream'), or the phase changed. */
+  readonly onDidChange = this.changed.event;
+  /** Set by the extension: called with each finished turn (status bar word count, checkpoints …). */
+  onTurnEnd: ((result: TurnResult) => void) | undefined;
+
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly getNovel: () => NovelWorkspace | undefined,
+    private readonly stateView: StateViewProvider,
+    private readonly log: Log,
+  ) {
+    this.disposables.push(vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('worldline')) this.changed.fire('render');
+    }));
+  }
+
+  get phase(): TurnPhase { return this.phaseValue; }
+  get busy(): boolean { return this.runner?.busy ?? false; }
+  get stream(): StreamView | undefined { return this.streamValue; }
+  get notice(): Notice | undefined { return this.noticeValue; }
+  get canRetry(): boolean { return !this.busy && this.runner?.retryTarget !== undefined && this.runner === this.runnerFor(this.getNovel()?.session); }
+
+  private runnerFor(session: Session | undefined): TurnRunner | undefined {
+    return session && session === this.runnerSession ? this.runner : undefined;
+  }
+
+  /** Refuses an action while a turn runs (the core refuses too; this gives the novelist a message). */
+  guard(action: string): boolean {
+    try {
+      this.runner?.guard(action);
+      return true;
+    } catch (err) {
+      void vscode.window.showWarningMessage(err instanceof Error ? err.message : String(err));
+      return false;
+    }
+  }
+
+  private async ensureRunner(): Promise<TurnRunner | undefined> {
+    const novel = this.getNovel();
+    if (!novel) {
+      void vscode.window.showWarningMessage(vscode.l10n.t('Open the folder of your novel first (File > Open Folder).'));
+      return undefined;
+    }
+    const session = await novel.ensureSession();
+    const settings = readSettings();
+    if (!settings.model) {
+      this.setNotice({ kind: 'error', text: vscode.l10n.t('Choose a model first (Worldline: Select Model), and set your API key if the endpoint needs one.'), action: 'selectModel' });
+      return undefined;
+    }
+    const apiKey = (await this.secrets.get(SECRET_KEY)) ?? '';
+    const lang = novel.language;
+    const root = novel.root;
+    const toolContext: ToolContext = {
+      fs: new EditorManuscriptFs(root),
+      root: root.fsPath,
+      globs: novel.config.manuscript,
+      getState: () => stateAt(session.path(), novel.config.opening, { lang }).state,
+      lang,
+    };
+    const scribeClient = createChatClient({ baseURL: settings.scribeBaseUrl, apiKey, model: settings.scribeModel });
+    const deps = {
+      client: createStreamingClient({ baseURL: settings.baseUrl, apiKey, model: settings.model }),
+      toolContext,
+      lang,
+      style: novel.config.style,
+      title: novel.config.title,
+      maxSteps: settings.maxToolSteps,
+      temperature: settings.temperature,
+      model: settings.model,
+      opening: novel.config.opening,
+      hooks: {
+        scribe: createScribeHook({
+          session, client: scribeClient, model: settings.scribeModel, opening: novel.config.opening, lang,
+          hasVariables: Object.keys(novel.config.variables).length > 0,
+        }),
+      },
+      onEvent: (e: TurnEvent) => this.onEvent(e),
+    };
+    if (this.runner && this.runnerSession === session) {
+      this.runner.update(deps);
+      return this.runner;
+    }
+    this.runner?.dispose();
+    this.runner = new TurnRunner({ session, ...deps });
+    this.runnerSession = session;
+    return this.runner;
+  }
+
+  private onEvent(e: TurnEvent): void {
+    switch (e.type) {
+      case 'phase':
+        this.phaseValue = e.phase;
+        if (e.phase === 'writing' && !this.streamValue) this.streamValue = { text: '', tools: [] };
+        if (e.phase === 'scribe') this.stateView.setScribeStatus({ running: true, last: this.stateView.scribeStatus.last });
+        this.changed.fire('phase');
+        break;
+      case 'delta':
+        this.streamValue = { text: (this.streamValue?.text ?? '') + e.text, tools: this.streamValue?.tools ?? [] };
+        this.changed.fire('stream');
+        break;
+      case 'toolEnd': {
+        const tools = [...(this.streamValue?.tools ?? []), { text: e.summary ?? (e.result.split('\n')[0] ?? e.name), isError: e.isError }];
+        this.streamValue = { text: this.streamValue?.text ?? '', tools };
+        this.changed.fire('stream');
+        break;
+      }
+      case 'entry':
+        // A new assistant entry starts a new streamed block; the written entries render from the tree.
+        if (e.entry.type === 'assistant') this.streamValue = { text: '', tools: [] };
+        this.changed.fire('render');
+        break;
+      case 'error':
+        this.log.error(e.message);
+        break;
+      case 'warning':
+        this.log.warn(e.message);
+        break;
+      default:
+        break;
+    }
+  }
+
+  private setNotice(notice: Notice | undefined): void {
+    this.noticeValue = notice;
+    this.changed.fire('render');
+  }
+
+  /** Runs one action of the runner and reports its result to the views. */
+  private async runTurn(action: (runner: TurnRunner) => Promise<TurnResult>): Promise<TurnResult | undefined> {
+    const runner = await this.ensureRunner();
+    if (!runner) return undefined;
+    this.setNotice(undefined);
+    this.streamValue = { text: '', tools: [] };
+    let result: TurnResult;
+    try {
+      result = await action(runner);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      if (isTurnBusyError(err)) void vscode.window.showWarningMessage(message);
+      else this.setNotice({ kind: 'error', text: message });
+      return undefined;
+    } finally {
+      this.streamValue = undefined;
+    }
+    if (result.status === 'error') {
+      const auth = /API key|401|auth/i.test(result.error ?? '');
+      this.setNotice({ kind: 'error', text: result.error ?? vscode.l10n.t('The turn failed.'), action: auth ? 'setKey' : 'retry' });
+    } else if (result.status === 'aborted') {
+      this.setNotice({ kind: 'info', text: vscode.l10n.t('Stopped. The partial reply is kept; Retry writes the turn again.'), action: 'retry' });
+    } else {
+      this.setNotice(undefined);
+    }
+    this.log.info(`turn ${result.status}: ${result.changes.length} file change(s)`);
+    this.onTurnEnd?.(result);
+    if (result.scribeDone) {
+      void result.scribeDone.then((outcome) => {
+        const at = new Date().toISOString();
+        if (outcome) {
+          const last = outcome.kind === 'applied'
+            ? { kind: outcome.kind, warnings: outcome.warnings, at }
+            : outcome.kind === 'failed'
+              ? { kind: outcome.kind, warnings: [], error: outcome.error.message, at }
+              : { kind: outcome.kind, warnings: [], at };
+          this.log.info(`scribe: ${outcome.kind}`);
+          this.stateView.setScribeStatus({ running: false, last });
+        } else {
+          this.stateView.setScribeStatus({ running: false, last: this.stateView.scribeStatus.last });
+        }
+        this.changed.fire('render');
+      });
+    }
+    this.changed.fire('render');
+    return result;
+  }
+
+  send(text: string): Promise<TurnResult | undefined> {
+    return this.runTurn((r) => r.send(text));
+  }
+
+  regenerate(entryId?: string): Promise<TurnResult | undefined> {
+    const session = this.getNovel()?.session;
+    const target = entryId ?? session?.lastOnPath('assistant')?.id ?? session?.lastOnPath('user')?.id;
+    if (!target) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('There is no reply to regenerate yet.'));
+      return Promise.resolve(undefined);
+    }
+    return this.runTurn((r) => r.regenerate(target));
+  }
+
+  retry(): Promise<TurnResult | undefined> {
+    return this.runTurn((r) => r.retry());
+  }
+
+  editAsBranch(userEntryId: string, text: string): Promise<TurnResult | undefined> {
+    return this.runTurn((r) => r.editAndBranch(userEntryId, text));
+  }
+
+  stop(): boolean {
+    return this.runner?.stop() ?? false;
+  }
+
+  async setApiKey(key?: string): Promise<boolean> {
+    const value = key ?? await vscode.window.showInputBox({
+      title: vscode.l10n.t('Set API Key'),
+      prompt: vscode.l10n.t('The key for your OpenAI-compatible endpoint. It is kept in VS Code\'s secret storage, never in settings or logs.'),
+      password: true,
+      ignoreFocusOut: true,
+    });
+    if (value === undefined) return false;
+    if (value.trim() === '') await this.secrets.delete(SECRET_KEY);
+    else await this.secrets.store(SECRET_KEY, value.trim());
+    this.setNotice(undefined);
+    return true;
+  }
+
+  async selectModel(model?: string): Promise<string | undefined> {
+    let chosen = model;
+    if (!chosen) {
+      const settings = readSettings();
+      const known = await this.listModels(settings.baseUrl);
+      const items: (vscode.QuickPickItem & { id?: string })[] = known.map((id) => ({ label: id, description: isDemoModel(id) ? vscode.l10n.t('demo model (scripted, offline)') : undefined, id }));
+      items.push({ label: vscode.l10n.t('Enter a model name…') });
+      const pick = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Select Model'), placeHolder: settings.model || settings.baseUrl });
+      if (!pick) return undefined;
+      chosen = pick.id ?? await vscode.window.showInputBox({ title: vscode.l10n.t('Select Model'), prompt: vscode.l10n.t('Model name, e.g. gpt-4o or deepseek-chat'), value: settings.model });
+    }
+    if (!chosen || !chosen.trim()) return undefined;
+    await vscode.workspace.getConfiguration('worldline').update('model', chosen.trim(), vscode.ConfigurationTarget.Workspace);
+    this.setNotice(undefined);
+    return chosen.trim();
+  }
+
+  private async listModels(baseUrl: string): Promise<string[]> {
+    try {
+      const key = (await this.secrets.get(SECRET_KEY)) ?? '';
+      const res = await fetch(`${baseUrl.replace(/\/+$/, '')}/models`, {
+        headers: key ? { Authorization: `Bearer ${key}` } : {},
+        signal: AbortSignal.timeout(5000),
+      });
+      if (!res.ok) return [];
+      const body = (await res.json()) as { data?: { id?: unknown }[] };
+      return (body.data ?? []).map((m) => m.id).filter((id): id is string => typeof id === 'string').sort();
+    } catch {
+      return [];
+    }
+  }
+
+  /** The session changed under us (switch, new, restore): drop the old runner once it is idle. */
+  sessionChanged(): void {
+    if (this.runner && !this.runner.busy && this.runnerSession !== this.getNovel()?.session) {
+      this.runner.dispose();
+      this.runner = undefined;
+      this.runnerSession = undefined;
+    }
+    this.noticeValue = undefined;
+    this.changed.fire('render');
+  }
+
+  dispose(): void {
+    this.runner?.dispose();
+    for (const d of this.disposables) d.dispose();
+  }
+}

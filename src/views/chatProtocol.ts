@@ -1,0 +1,58 @@
+// The typed messages between the Chat page (media/chat.js) and the extension.
+
+export interface ChatToolLine {
+  text: string;
+  /** A manuscript path the line opens, when the tool touched a file. */
+  path?: string;
+  isError: boolean;
+}
+
+export interface ChatMessage {
+  id: string;
+  role: 'user' | 'assistant';
+  text: string;
+  hidden: boolean;
+  edited: boolean;
+  /** ◀ n/m ▶ among same-type siblings; count 1 means no variants. */
+  variant: { index: number; count: number };
+  finish?: 'stop' | 'length' | 'aborted' | 'error';
+  error?: string;
+  tools: ChatToolLine[];
+  model?: string;
+  /** The turn this message belongs to ended with a checkpoint (restore buttons). */
+  checkpoint?: { commit: string; changed: number };
+}
+
+export interface ChatModel {
+  title: string;
+  readOnly: boolean;
+  busy: boolean;
+  phase: 'idle' | 'writing' | 'tool' | 'scribe';
+  modelLabel: string;
+  isDemo: boolean;
+  messages: ChatMessage[];
+  canRetry: boolean;
+  notice?: { kind: 'error' | 'info'; text: string; action?: 'setKey' | 'retry' | 'selectModel' };
+}
+
+export type ToChatPage =
+  | { type: 'render'; model: ChatModel }
+  | { type: 'stream'; text: string; tools: ChatToolLine[] }
+  | { type: 'phase'; phase: ChatModel['phase']; busy: boolean }
+  | { type: 'focusInput'; text?: string };
+
+export type FromChatPage =
+  | { type: 'ready' }
+  | { type: 'send'; text: string }
+  | { type: 'stop' }
+  | { type: 'retry' }
+  | { type: 'regenerate'; id: string }
+  | { type: 'variant'; id: string; delta: -1 | 1 }
+  | { type: 'edit'; id: string; text: string; asBranch: boolean }
+  | { type: 'hide'; id: string; hidden: boolean }
+  | { type: 'branchHere'; id: string }
+  | { type: 'copy'; id: string }
+  | { type: 'openFile'; path: string }
+  | { type: 'restore'; id: string; withChat: boolean }
+  | { type: 'showChanges'; id: string }
+  | { type: 'command'; command: 'setKey' | 'selectModel' };

@@ -1,0 +1,260 @@
+// The Chat view: the current branch as messages, streaming replies, and the per-message actions
+// (variants, regenerate, edit, hide, branch here, copy). The page only renders; every action comes
+// here, is checked against the tree and the running turn, then changes the session.
+import * as vscode from 'vscode';
+import { buildTranscript, type TranscriptMessage } from '../agent/transcript';
+import { resolveManuscriptPath } from '../agent/paths';
+import { buildPage, mediaRoots } from './webviewHtml';
+import type { ChatModel, FromChatPage, ToChatPage } from './chatProtocol';
+import { isDemoModel, readSettings, type AgentController } from './agentController';
+import type { NovelWorkspace } from './novel';
+import type { Log } from './log';
+
+export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+  private view: vscode.WebviewView | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  private pendingInput: string | undefined;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly getNovel: () => NovelWorkspace | undefined,
+    private readonly agent: AgentController,
+    private readonly log: Log,
+  ) {
+    this.disposables.push(agent.onDidChange((what) => {
+      if (what === 'stream') this.postStream();
+      else if (what === 'phase') this.post({ type: 'phase', phase: agent.phase, busy: agent.busy || agent.phase !== 'idle' });
+      else this.refresh();
+    }));
+  }
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    view.webview.options = { enableScripts: true, localResourceRoots: mediaRoots(this.extensionUri) };
+    view.webview.html = buildPage(view.webview, this.extensionUri, {
+      title: vscode.l10n.t('Chat'),
+      scripts: ['chat.js'],
+      styles: ['common.css', 'chat.css'],
+      lang: this.getNovel()?.language === 'zh' ? 'zh-CN' : 'en',
+      bootstrap: { labels: chatLabels() },
+    });
+    this.disposables.push(
+      view.webview.onDidReceiveMessage((m: FromChatPage) => void this.onMessage(m).catch((err: unknown) => {
+        const message = err instanceof Error ? err.message : String(err);
+        this.log.error(message);
+        void vscode.window.showErrorMessage(message);
+      })),
+      view.onDidChangeVisibility(() => view.visible && this.refresh()),
+      view.onDidDispose(() => {
+        if (this.view === view) this.view = undefined;
+      }),
+    );
+  }
+
+  /** The messages of the current branch, as the page shows them. */
+  transcript(): TranscriptMessage[] {
+    const session = this.getNovel()?.session;
+    return session ? buildTranscript(session) : [];
+  }
+
+  model(): ChatModel {
+    const novel = this.getNovel();
+    const session = novel?.session;
+    const settings = readSettings();
+    const messages = this.transcript().map((m) => ({
+      id: m.id, role: m.role, text: m.text, hidden: m.hidden, edited: m.edited, variant: m.variant,
+      finish: m.finish, error: m.error, tools: m.tools, model: m.model,
+      checkpoint: m.checkpoint ? { commit: m.checkpoint.commit, changed: m.checkpoint.changed.length } : undefined,
+    }));
+    const model: ChatModel = {
+      title: session?.title ?? (novel ? novel.config.title || vscode.l10n.t('Chat') : 'Worldline'),
+      readOnly: session?.readOnly ?? false,
+      busy: this.agent.busy,
+      phase: this.agent.phase,
+      modelLabel: settings.model || vscode.l10n.t('no model selected'),
+      isDemo: isDemoModel(settings.model),
+      messages,
+      canRetry: this.agent.canRetry,
+    };
+    if (this.agent.notice) model.notice = this.agent.notice;
+    return model;
+  }
+
+  refresh(): void {
+    this.post({ type: 'render', model: this.model() });
+    if (this.agent.stream) this.postStream();
+    if (this.pendingInput !== undefined) {
+      this.post({ type: 'focusInput', text: this.pendingInput });
+      this.pendingInput = undefined;
+    }
+  }
+
+  focusInput(text?: string): void {
+    if (text !== undefined) this.pendingInput = text;
+    this.post({ type: 'focusInput', text });
+  }
+
+  private postStream(): void {
+    const s = this.agent.stream;
+    if (s) this.post({ type: 'stream', text: s.text, tools: s.tools });
+  }
+
+  private post(message: ToChatPage): void {
+    void this.view?.webview.postMessage(message);
+  }
+
+  private find(id: string): TranscriptMessage | undefined {
+    return this.transcript().find((m) => m.id === id);
+  }
+
+  async onMessage(m: FromChatPage): Promise<void> {
+    if (!m || typeof m !== 'object') return;
+    const novel = this.getNovel();
+    const session = novel?.session;
+    switch (m.type) {
+      case 'ready':
+        this.refresh();
+        return;
+      case 'send':
+        if (typeof m.text === 'string' && m.text.trim()) await this.agent.send(m.text);
+        return;
+      case 'stop':
+        this.agent.stop();
+        return;
+      case 'retry':
+        await this.agent.retry();
+        return;
+      case 'regenerate':
+        await this.agent.regenerate(m.id);
+        return;
+      case 'command':
+        await vscode.commands.executeCommand(m.command === 'setKey' ? 'worldline.setApiKey' : 'worldline.selectModel');
+        return;
+      default:
+        break;
+    }
+    if (!session) return;
+    const msg = 'id' in m ? this.find(m.id) : undefined;
+    switch (m.type) {
+      case 'variant':
+        await this.switchVariant(m.id, m.delta);
+        return;
+      case 'edit': {
+        if (!msg || typeof m.text !== 'string' || !this.agent.guard(vscode.l10n.t('edit'))) return;
+        if (m.asBranch && msg.role === 'user') {
+          await this.agent.editAsBranch(msg.id, m.text);
+        } else if (m.text !== session.textOf(msg.editId)) {
+          await session.appendSide({ type: 'edit', targetId: msg.editId, text: m.text });
+        }
+        return;
+      }
+      case 'hide':
+        if (!msg || !this.agent.guard(vscode.l10n.t('hide'))) return;
+        for (const id of msg.entryIds) await session.appendSide({ type: 'hide', targetId: id, hidden: m.hidden === true });
+        return;
+      case 'branchHere':
+        if (!msg || !this.agent.guard(vscode.l10n.t('branch'))) return;
+        await this.branchHere(msg);
+        return;
+      case 'copy':
+        if (msg) await vscode.env.clipboard.writeText(msg.text);
+        return;
+      case 'openFile':
+        await this.openFile(m.path);
+        return;
+      case 'restore':
+      case 'showChanges':
+        await vscode.commands.executeCommand(m.type === 'showChanges' ? 'worldline.showTurnChanges' : m.withChat ? 'worldline.restoreProseAndChat' : 'worldline.restoreProseOnly', msg?.checkpoint?.entryId);
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** ◀ ▶: move the leaf to the tip of the neighbouring sibling's branch. */
+  async switchVariant(id: string, delta: number): Promise<boolean> {
+    const session = this.getNovel()?.session;
+    if (!session || !this.agent.guard(vscode.l10n.t('switch variants'))) return false;
+    const { siblings, index } = session.variants(id);
+    const target = siblings[index + delta];
+    if (!target) return false;
+    await session.navigate(session.tipOf(target.id));
+    return true;
+  }
+
+  /**
+   * Branch from a message: on a reply, the leaf goes to the end of that turn and the story goes on
+   * from there; on an instruction, the leaf goes before it and its text returns to the input box,
+   * ready to be changed.
+   */
+  private async branchHere(msg: TranscriptMessage): Promise<void> {
+    const session = this.getNovel()!.session!;
+    const path = session.path();
+    if (msg.role === 'user') {
+      const entry = session.get(msg.id);
+      await session.navigate(entry?.parentId ?? null);
+      this.focusInput(session.textOf(msg.id));
+      return;
+    }
+    const start = path.findIndex((e) => e.id === msg.id);
+    let end = start;
+    while (end + 1 < path.length && path[end + 1]!.type !== 'user') end++;
+    await session.navigate(path[end]!.id);
+  }
+
+  private async openFile(input: string): Promise<void> {
+    const novel = this.getNovel();
+    if (!novel || typeof input !== 'string') return;
+    const checked = resolveManuscriptPath(novel.root.fsPath, input, novel.config.manuscript, novel.language);
+    if (!checked.ok) {
+      void vscode.window.showWarningMessage(checked.error);
+      return;
+    }
+    await vscode.window.showTextDocument(vscode.Uri.file(checked.abs), { preview: false });
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+function chatLabels(): Record<string, string> {
+  return {
+    instruction: vscode.l10n.t('Instruction for the agent'),
+    placeholder: vscode.l10n.t('Tell the agent what to write next… (Enter sends, Shift+Enter breaks the line)'),
+    send: vscode.l10n.t('Send'),
+    stop: vscode.l10n.t('Stop'),
+    retry: vscode.l10n.t('Retry'),
+    you: vscode.l10n.t('You'),
+    agent: vscode.l10n.t('Agent'),
+    empty: vscode.l10n.t('No conversation yet. Your first instruction starts one.'),
+    actions: vscode.l10n.t('Message actions'),
+    prevVariant: vscode.l10n.t('Previous variant'),
+    nextVariant: vscode.l10n.t('Next variant'),
+    regenerate: vscode.l10n.t('Regenerate'),
+    edit: vscode.l10n.t('Edit'),
+    saveInPlace: vscode.l10n.t('Save'),
+    saveAsBranch: vscode.l10n.t('Save as new branch'),
+    cancel: vscode.l10n.t('Cancel'),
+    hide: vscode.l10n.t('Hide from the model'),
+    unhide: vscode.l10n.t('Unhide'),
+    hiddenBadge: vscode.l10n.t('hidden'),
+    editedBadge: vscode.l10n.t('edited'),
+    stopped: vscode.l10n.t('stopped'),
+    branchHere: vscode.l10n.t('Branch here'),
+    copy: vscode.l10n.t('Copy'),
+    openFile: vscode.l10n.t('Open {0}', '{0}'),
+    restoreProse: vscode.l10n.t('Restore Prose Only'),
+    restoreBoth: vscode.l10n.t('Restore Prose and Chat'),
+    showChanges: vscode.l10n.t('Show Changes'),
+    setKey: vscode.l10n.t('Set API Key'),
+    selectModel: vscode.l10n.t('Select Model'),
+    demoModel: vscode.l10n.t('demo model'),
+    demoExplain: vscode.l10n.t('A scripted local model for trying Worldline offline. Choose a real model with Worldline: Select Model.'),
+    readOnly: vscode.l10n.t('Read-only window'),
+    phase_idle: '',
+    phase_writing: vscode.l10n.t('Writing…'),
+    phase_tool: vscode.l10n.t('Working in the manuscript…'),
+    phase_scribe: vscode.l10n.t('The scribe is updating the scene state…'),
+  };
+}

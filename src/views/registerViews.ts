@@ -1,0 +1,50 @@
+// The sidebar views, the agent controller and the status bar, wired to the open novel. The
+// Worldlines view is a placeholder until save points land.
+import * as vscode from 'vscode';
+import { PanelViewProvider } from './panelView';
+import { StateViewProvider } from './stateView';
+import { ChatViewProvider } from './chatView';
+import { AgentController } from './agentController';
+import { WorldlineStatusBar } from './statusBar';
+import type { NovelWorkspace } from './novel';
+import type { Log } from './log';
+
+export interface Views {
+  disposables: vscode.Disposable[];
+  state: StateViewProvider;
+  chat: ChatViewProvider;
+  agent: AgentController;
+  statusBar: WorldlineStatusBar;
+}
+
+export function registerViews(context: vscode.ExtensionContext, getNovel: () => NovelWorkspace | undefined, log: Log): Views {
+  const extensionUri = context.extensionUri;
+  const lang = () => (getNovel()?.language === 'zh' ? 'zh-CN' : 'en');
+  const state = new StateViewProvider(extensionUri, getNovel, log);
+  const agent = new AgentController(context.secrets, getNovel, state, log);
+  const chat = new ChatViewProvider(extensionUri, getNovel, agent, log);
+  const statusBar = new WorldlineStatusBar(getNovel, agent);
+  agent.onTurnEnd = () => void statusBar.turnEnded();
+
+  const worldlines = new PanelViewProvider(extensionUri, vscode.l10n.t('Worldlines'), () => ({
+    heading: vscode.l10n.t('Worldlines'),
+    lines: [],
+    empty: vscode.l10n.t('No save points yet. Saves and worldlines appear here.'),
+  }), lang);
+
+  const disposables: vscode.Disposable[] = [
+    state, agent, chat, statusBar, worldlines,
+    vscode.window.registerWebviewViewProvider('worldline.chat', chat),
+    vscode.window.registerWebviewViewProvider('worldline.state', state),
+    vscode.window.registerWebviewViewProvider('worldline.worldlines', worldlines),
+  ];
+  const novel = getNovel();
+  if (novel) {
+    disposables.push(
+      novel.onDidChangeSession(() => { agent.sessionChanged(); chat.refresh(); state.refresh(); }),
+      novel.onDidChangeTree(() => { chat.refresh(); state.refresh(); }),
+      novel.onDidChangeConfig(() => { chat.refresh(); state.refresh(); statusBar.render(); void statusBar.count(); }),
+    );
+  }
+  return { disposables, state, chat, agent, statusBar };
+}

@@ -1,0 +1,110 @@
+// Agent mode inside a real VS Code, with the sample novel open and the test model server as the
+// endpoint (real HTTP and SSE). Asserts on the files in the workspace and on what the server got.
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { WorldlineApi } from '../../../src/extension';
+import { startModelServer, type ModelServer, type RecordedRequest } from '../../fixtures/modelServer';
+
+async function api(): Promise<WorldlineApi> {
+  const ext = vscode.extensions.getExtension<WorldlineApi>('worldline.worldline');
+  assert.ok(ext);
+  return ext.activate();
+}
+
+function root(): string {
+  return vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+}
+
+const isScribe = (r: RecordedRequest) => (r.system ?? '').includes('你是场记') || (r.system ?? '').includes('You are the scribe');
+function agentRequests(server: ModelServer): RecordedRequest[] {
+  return server.chatRequests().filter((r) => !isScribe(r));
+}
+function allText(r: RecordedRequest): string {
+  return (r.messages ?? []).map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n');
+}
+
+describe('Agent mode in a real VS Code', function () {
+  let server: ModelServer;
+
+  before(async () => {
+    server = await startModelServer();
+    server.route(isScribe, { text: '{"patch":{}}' }, 'scribe').setDefault({ text: '{"patch":{"facts":["青梧收下了碎银"]}}' });
+    const config = vscode.workspace.getConfiguration('worldline');
+    await config.update('baseUrl', server.url, vscode.ConfigurationTarget.Workspace);
+    await config.update('model', 'test-model', vscode.ConfigurationTarget.Workspace);
+    const worldline = await api();
+    await vscode.commands.executeCommand('worldline.newSession', 'agent test');
+    assert.ok(worldline.novel()?.session);
+  });
+
+  after(async () => {
+    await server.close();
+  });
+
+  it('an instruction changes a chapter file in the workspace, and the reply streams into the chat', async () => {
+    const worldline = await api();
+    const chapter = path.join(root(), 'chapters', '01.md');
+    const before = fs.readFileSync(chapter, 'utf8');
+    server.enqueue(
+      { text: ['好的，', '我接着写。'], toolCalls: [{ name: 'append_file', arguments: JSON.stringify({ path: 'chapters/01.md', content: '\n沈砚把碎银推了过去。\n' }) }] },
+      { text: ['写好了：', '沈砚付了房钱。'], chunkDelayMs: 10 },
+    );
+    const result = await worldline.agent().send('写沈砚付房钱。');
+    assert.equal(result?.status, 'done', result?.error);
+    assert.equal(fs.readFileSync(chapter, 'utf8'), `${before.replace(/\n?$/, '\n')}\n沈砚把碎银推了过去。\n`);
+    const transcript = worldline.chat().transcript();
+    const reply = transcript.at(-1)!;
+    assert.equal(reply.role, 'assistant');
+    assert.match(reply.text, /沈砚付了房钱/);
+    assert.ok(reply.tools.some((t) => t.path === 'chapters/01.md'), 'the tool line links the chapter');
+    await result?.scribeDone;
+    // The scribe's patch landed on the branch.
+    assert.ok(worldline.sceneState().current()!.state.facts.includes('青梧收下了碎银'));
+  });
+
+  it('Regenerate shows 2/2 and ◀ returns to 1/2 with that variant\'s text', async () => {
+    const worldline = await api();
+    const firstText = worldline.chat().transcript().at(-1)!.text;
+    server.enqueue({ text: '另一种写法：沈砚没有付钱。' });
+    const result = await worldline.agent().regenerate();
+    assert.equal(result?.status, 'done', result?.error);
+    await result?.scribeDone;
+    let reply = worldline.chat().transcript().at(-1)!;
+    assert.deepEqual(reply.variant, { index: 1, count: 2 });
+    assert.equal(reply.text, '另一种写法：沈砚没有付钱。');
+    assert.equal(await vscode.commands.executeCommand('worldline.previousVariant'), true);
+    reply = worldline.chat().transcript().at(-1)!;
+    assert.deepEqual(reply.variant, { index: 0, count: 2 });
+    assert.equal(reply.text, firstText);
+  });
+
+  it('Hide removes a message from the next request; an in-place edit changes it', async () => {
+    const worldline = await api();
+    const chat = worldline.chat();
+    const firstUser = chat.transcript().find((m) => m.role === 'user')!;
+    await chat.onMessage({ type: 'hide', id: firstUser.id, hidden: true });
+    assert.equal(chat.transcript().find((m) => m.id === firstUser.id)!.hidden, true);
+
+    const reply = chat.transcript().at(-1)!;
+    await chat.onMessage({ type: 'edit', id: reply.id, text: '（作者改过的回复）', asBranch: false });
+
+    server.enqueue({ text: '继续。' });
+    const result = await worldline.agent().send('继续写。');
+    assert.equal(result?.status, 'done', result?.error);
+    await result?.scribeDone;
+    const last = agentRequests(server).at(-1)!;
+    const text = allText(last);
+    assert.ok(!text.includes('写沈砚付房钱。'), 'the hidden instruction is not sent');
+    assert.ok(text.includes('（作者改过的回复）'), 'the edited reply is sent');
+    assert.ok(!text.includes('写好了：沈砚付了房钱。'), 'the original reply text is not sent');
+  });
+
+  it('the state block rides on the newest instruction only', async () => {
+    const last = agentRequests(server).at(-1)!;
+    const users = (last.messages ?? []).filter((m) => m.role === 'user').map((m) => String(m.content));
+    assert.ok(users.at(-1)!.includes('【世界状态】'));
+    for (const u of users.slice(0, -1)) assert.ok(!u.includes('【世界状态】'));
+  });
+});

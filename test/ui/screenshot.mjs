@@ -1,0 +1,270 @@
+// UI test in a real VS Code (the demo: code-server's workbench + the packaged .vsix + a copy of
+// the sample novel), driven by playwright-core in Debian's Chromium. Opens the Worldline
+// container, checks its three webview views render, and saves docs/screenshot.png (1280x800).
+//
+//   node test/ui/screenshot.mjs          prints "ui: N passed, N failed", exit 1 on failure
+//   import { runUiTests } from './test/ui/screenshot.mjs'
+//
+// Env: WORLDLINE_SCREENSHOT=<path> (default docs/screenshot.png). On failure a diagnostic
+// screenshot goes to test-results/ui-failure.png instead, docs/ is left alone.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startDemo } from '../../scripts/demo.mjs';
+import { REPO_ROOT } from '../../scripts/vscode/install.mjs';
+import { launchBrowser } from '../../scripts/vscode/server.mjs';
+
+const VIEWPORT = { width: 1280, height: 800 };
+const VIEWS = [
+  { id: 'worldline.chat', title: 'Chat' },
+  { id: 'worldline.state', title: 'Scene State' },
+  { id: 'worldline.worldlines', title: 'Worldlines' },
+];
+const STEP_TIMEOUT_MS = 60_000;
+const WEBVIEW_RETRIES = 3;
+const HARD_TIMEOUT_MS = Number(process.env.WORLDLINE_UI_TIMEOUT_MS) || 8 * 60_000;
+
+function withTimeout(promise, ms, what) {
+  let timer;
+  return Promise.race([
+    promise.finally(() => clearTimeout(timer)),
+    new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what} timed out after ${Math.round(ms / 1000)} s`)), ms);
+    }),
+  ]);
+}
+
+async function poll(fn, { timeoutMs = STEP_TIMEOUT_MS, intervalMs = 250, what }) {
+  const deadline = Date.now() + timeoutMs;
+  let last;
+  for (;;) {
+    try {
+      const value = await fn();
+      if (value) return value;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`${what} (waited ${Math.round(timeoutMs / 1000)} s)${last ? `: ${last.message}` : ''}`);
+    }
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+/** A view's header in the side bar, found by its aria-label ("<title> Section"). */
+function paneHeader(page, title) {
+  return page.locator(`.part.sidebar ${headerSelector(title)}`);
+}
+
+function headerSelector(title) {
+  return `.pane-header[aria-label="${title} Section"]`;
+}
+
+/**
+ * The rendered document of the webview that sits over a view's pane body. VS Code draws
+ * webviews in iframes layered over the workbench, so they are matched by position.
+ * Returns {text, elements, controls} of the inner content frame, or null while not rendered.
+ */
+async function webviewContent(page, title) {
+  const body = page.locator('.part.sidebar .pane', { has: page.locator(headerSelector(title)) }).locator('.pane-body');
+  const paneBox = await body.boundingBox({ timeout: 2000 });
+  if (!paneBox || paneBox.height < 20) return null;
+  for (const el of await page.$$('iframe.webview')) {
+    const box = await el.boundingBox();
+    if (!box || box.width < 20 || box.height < 20) continue;
+    const cx = box.x + box.width / 2;
+    const cy = box.y + box.height / 2;
+    const inside = cx >= paneBox.x && cx <= paneBox.x + paneBox.width && cy >= paneBox.y && cy <= paneBox.y + paneBox.height;
+    if (!inside) continue;
+    const outer = await el.contentFrame();
+    for (const inner of outer?.childFrames() ?? []) {
+      const info = await inner
+        .evaluate(() => ({
+          text: (document.body?.innerText ?? '').trim(),
+          elements: document.body ? document.body.querySelectorAll('*').length : 0,
+          controls: document.querySelectorAll('textarea, input, button, select').length,
+          ready: document.readyState,
+        }))
+        .catch(() => null);
+      if (info && info.ready === 'complete' && info.elements > 0 && (info.text || info.controls)) return info;
+    }
+  }
+  return null;
+}
+
+/** Stops the demo and Chromium of a run in progress (for Ctrl+C). */
+let activeCleanup = null;
+
+function pngSize(file) {
+  const buf = fs.readFileSync(file);
+  if (buf.toString('ascii', 1, 4) !== 'PNG') throw new Error(`${file} is not a PNG`);
+  return { width: buf.readUInt32BE(16), height: buf.readUInt32BE(20) };
+}
+
+/**
+ * @param {{screenshotPath?: string, log?: (s: string) => void}} [opts]
+ * @returns {Promise<{passed: number, failed: number, failures: string[]}>}
+ */
+export async function runUiTests(opts = {}) {
+  const screenshotPath = path.resolve(
+    opts.screenshotPath ?? process.env.WORLDLINE_SCREENSHOT ?? path.join(REPO_ROOT, 'docs', 'screenshot.png'),
+  );
+  const log = opts.log ?? ((s) => console.log(`[ui] ${s}`));
+  const results = { passed: 0, failed: 0, failures: [] };
+  const ctx = { demo: null, browser: null, page: null };
+  activeCleanup = async () => {
+    if (ctx.browser) await ctx.browser.close().catch(() => {});
+    if (ctx.demo) await ctx.demo.stop();
+  };
+  let blocked = null; // name of the failed step that the remaining ones depend on
+
+  const test = async (name, fn, { critical = true } = {}) => {
+    if (blocked) {
+      results.failed += 1;
+      results.failures.push(`${name}: not run, "${blocked}" failed`);
+      log(`✗ ${name} (not run)`);
+      return;
+    }
+    const started = Date.now();
+    try {
+      await withTimeout(Promise.resolve().then(fn), STEP_TIMEOUT_MS * 2, name);
+      results.passed += 1;
+      log(`✓ ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    } catch (err) {
+      results.failed += 1;
+      results.failures.push(`${name}: ${err.message}`);
+      log(`✗ ${name}: ${err.message}`);
+      if (critical) blocked = name;
+    }
+  };
+
+  const all = async () => {
+    // The sample novel is Chinese: without a CJK font the README picture shows empty boxes.
+    await test('a CJK font is installed (the sample novel is Chinese)', async () => {
+      let out = '';
+      try {
+        out = execFileSync('fc-list', [':lang=zh', 'family'], { encoding: 'utf8', timeout: 10_000 });
+      } catch (err) {
+        throw new Error(`fc-list failed (${err.message}); apt-get install -y fontconfig fonts-noto-cjk`);
+      }
+      if (!out.trim()) throw new Error('no font covers Chinese: apt-get install -y fonts-noto-cjk');
+    }, { critical: false });
+    await test('the demo starts (build, .vsix, VS Code server)', async () => {
+      ctx.demo = await startDemo({ port: 0 });
+    });
+    await test('the workbench loads with the sample novel', async () => {
+      ctx.browser = await launchBrowser();
+      ctx.page = await ctx.browser.newPage({ viewport: VIEWPORT });
+      await ctx.page.goto(ctx.demo.url, { waitUntil: 'domcontentloaded', timeout: STEP_TIMEOUT_MS });
+      await ctx.page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: STEP_TIMEOUT_MS });
+      // The explorer shows the opened folder: the workspace really is the sample novel copy.
+      await ctx.page
+        .locator('.part.sidebar .pane-header', { hasText: path.basename(ctx.demo.workspace) })
+        .first()
+        .waitFor({ timeout: STEP_TIMEOUT_MS });
+    });
+    await test('a chapter opens in the editor', async () => {
+      const page = ctx.page;
+      await page.locator('.part.editor').click({ position: { x: 400, y: 300 } });
+      await page.keyboard.press('Control+P');
+      await page.locator('.quick-input-widget input').waitFor({ timeout: 10_000 });
+      await page.keyboard.type('01.md');
+      await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 10_000 });
+      await page.keyboard.press('Enter');
+      await page.locator('.part.editor .tab', { hasText: '01.md' }).waitFor({ timeout: 10_000 });
+      await page.locator('.part.editor .view-lines').first().waitFor({ timeout: 10_000 });
+    }, { critical: false });
+    await test('the activity bar has the Worldline item and it opens the container', async () => {
+      const item = ctx.page.locator('.part.activitybar [aria-label*="Worldline"]').first();
+      await item.waitFor({ timeout: STEP_TIMEOUT_MS });
+      await item.click();
+      await poll(
+        async () => /worldline/i.test((await ctx.page.locator('.part.sidebar .composite.title').first().innerText()) ?? ''),
+        { what: 'side bar title "Worldline" did not appear' },
+      );
+    });
+    for (const view of VIEWS) {
+      await test(`the "${view.title}" view is visible and expanded`, async () => {
+        const header = paneHeader(ctx.page, view.title);
+        await header.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
+        if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+        await poll(async () => (await header.getAttribute('aria-expanded')) === 'true', {
+          what: `"${view.title}" did not expand`,
+          timeoutMs: 10_000,
+        });
+      }, { critical: false });
+    }
+    for (const view of VIEWS) {
+      await test(`the "${view.title}" webview renders its content`, async () => {
+        // code-server serves every webview from one origin, so the webviews' service-worker
+        // registrations race and a view sometimes stays blank (about 1 run in 3 here). Hiding
+        // and showing the view recreates its webview; the check still needs real content.
+        let info = null;
+        for (let attempt = 0; attempt <= WEBVIEW_RETRIES && !info; attempt++) {
+          if (attempt > 0) {
+            log(`  ${view.title}: still blank, collapsing and expanding the view (retry ${attempt}/${WEBVIEW_RETRIES})`);
+            const header = paneHeader(ctx.page, view.title);
+            await header.click();
+            await ctx.page.waitForTimeout(500);
+            await header.click();
+          }
+          info = await poll(() => webviewContent(ctx.page, view.title), {
+            what: `no rendered webview content over the "${view.title}" view`,
+            timeoutMs: 15_000,
+          }).catch(() => null);
+        }
+        if (!info) {
+          throw new Error(`no rendered webview content over the "${view.title}" view after ${WEBVIEW_RETRIES} retries`);
+        }
+        log(`  ${view.title}: ${info.elements} elements, ${info.controls} controls, text "${info.text.slice(0, 60).replace(/\s+/g, ' ')}"`);
+      }, { critical: false });
+    }
+    // The README shows this picture; only replace it when everything above passed.
+    await test(`the screenshot is saved (${path.relative(REPO_ROOT, screenshotPath)}, ${VIEWPORT.width}x${VIEWPORT.height})`, async () => {
+      if (results.failed > 0) throw new Error('not taken: an earlier check failed (see test-results/ui-failure.png)');
+      // Focus the editor (no focus ring on a view header) and park the mouse (no hover tooltip).
+      await ctx.page.locator('.part.editor .view-lines').first().click({ timeout: 5000 }).catch(() => {});
+      await ctx.page.mouse.move(VIEWPORT.width - 5, VIEWPORT.height / 2);
+      await ctx.page.waitForTimeout(500);
+      fs.mkdirSync(path.dirname(screenshotPath), { recursive: true });
+      await ctx.page.screenshot({ path: screenshotPath });
+      const size = pngSize(screenshotPath);
+      if (size.width !== VIEWPORT.width || size.height !== VIEWPORT.height) {
+        throw new Error(`screenshot is ${size.width}x${size.height}`);
+      }
+    });
+  };
+
+  try {
+    await withTimeout(all(), HARD_TIMEOUT_MS, 'UI tests');
+  } catch (err) {
+    results.failed += 1;
+    results.failures.push(`UI tests: ${err.message}`);
+    log(`✗ ${err.message}`);
+  } finally {
+    if (results.failed > 0 && ctx.page) {
+      const failShot = path.join(REPO_ROOT, 'test-results', 'ui-failure.png');
+      try {
+        fs.mkdirSync(path.dirname(failShot), { recursive: true });
+        await withTimeout(ctx.page.screenshot({ path: failShot }), 15_000, 'failure screenshot');
+        log(`failure screenshot: ${failShot}`);
+      } catch {
+        /* the page is gone */
+      }
+    }
+    if (ctx.browser) await withTimeout(ctx.browser.close(), 10_000, 'closing Chromium').catch(() => {});
+    if (ctx.demo) await ctx.demo.stop();
+    activeCleanup = null;
+  }
+  return results;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { onShutdownSignal } = await import('../../scripts/vscode/server.mjs');
+  onShutdownSignal(() => activeCleanup?.());
+  const r = await runUiTests();
+  for (const f of r.failures) console.log(`FAIL ${f}`);
+  console.log(`ui: ${r.passed} passed, ${r.failed} failed`);
+  process.exit(r.failed > 0 ? 1 : 0);
+}

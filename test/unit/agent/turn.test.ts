@@ -1,0 +1,275 @@
+// The turn: streaming, the tool loop writing a chapter, hooks, and how the branch becomes the next
+// request (regenerate, edit, hide, the state block on the newest instruction only). Real HTTP,
+// real files, a real Session.
+import * as assert from 'node:assert/strict';
+import type { AssistantEntry, ToolEntry } from '../../../src/session/entries';
+import { makeTurnEnv, shape, textOf, until, type TurnEnv } from './turnHelpers';
+
+const STATE_ZH = '【世界状态】';
+
+describe('agent/turn', () => {
+  let env: TurnEnv;
+  afterEach(async () => {
+    await env.close();
+  });
+
+  it('streams a plain reply: user and assistant entries, deltas, usage, phases', async () => {
+    env = await makeTurnEnv();
+    env.agent.enqueue({ text: ['好的，', '我先想想这一章。'], usage: { prompt_tokens: 120, completion_tokens: 9 } });
+    const r = await env.runner.send('先聊聊第三章的走向');
+    assert.equal(r.status, 'done');
+    assert.deepEqual(shape(env.session), ['user:先聊聊第三章的走向', 'assistant:stop:好的，我先想想这一章。']);
+    const a = env.session.get(r.assistantId as string) as AssistantEntry;
+    assert.deepEqual(a.usage, { promptTokens: 120, completionTokens: 9 });
+    assert.equal(a.model, 'test-model');
+    const deltas = env.events.filter((e) => e.type === 'delta').map((e) => (e.type === 'delta' ? e.text : ''));
+    assert.deepEqual(deltas, ['好的，', '我先想想这一章。']);
+    assert.deepEqual(env.events.filter((e) => e.type === 'entry').length, 2);
+    assert.equal(env.runner.busy, false);
+    assert.equal(r.proseAdded, '');
+    await r.scribeDone;
+    const phases = env.events.filter((e) => e.type === 'phase').map((e) => (e.type === 'phase' ? e.phase : ''));
+    assert.deepEqual(phases, ['writing', 'scribe', 'idle']);
+  });
+
+  it('the request: system prompt (role, title, style, tool rules), tools, state block, raw history', async () => {
+    env = await makeTurnEnv();
+    env.agent.enqueue({ text: '嗯。' });
+    await env.runner.send('写开头');
+    const req = env.agentRequests()[0];
+    assert.ok(req && req.messages);
+    const system = req.system ?? '';
+    for (const must of ['合写助手', '《雨夜》', '冷峻，短句', 'append_file', 'read_file', 'world_state_get', '只动稿件文件', '回复要短']) {
+      assert.ok(system.includes(must), must);
+    }
+    assert.equal(req.messages.length, 2);
+    const last = textOf(req.messages[1] as never);
+    assert.ok(last.startsWith(STATE_ZH));
+    assert.ok(last.includes('地点：茶馆'));
+    assert.ok(last.includes('青梧（在场）'));
+    assert.ok(last.endsWith('\n\n写开头'));
+    assert.deepEqual(
+      (req.tools as { function: { name: string } }[]).map((t) => t.function.name),
+      ['list_manuscript', 'read_file', 'write_file', 'edit_file', 'append_file', 'world_state_get'],
+    );
+  });
+
+  it('the tool loop writes a chapter; checkpoint then scribe get the turn; results pair with calls', async () => {
+    env = await makeTurnEnv();
+    env.write('chapters/01.md', '# 第一章\n\n雨下了一夜。\n');
+    const prose = '青梧推开茶馆的门。\n\n檐下的灯笼摇了一下。';
+    env.agent.enqueue(
+      { text: '我先看看稿子。', toolCalls: [{ id: 'c1', name: 'read_file', arguments: '{"path":"chapters/01.md"}' }] },
+      { toolCalls: [{ id: 'c2', name: 'append_file', arguments: JSON.stringify({ path: 'chapters/01.md', content: `\n${prose}\n` }) }] },
+      { text: '续写了第一章的一段。' },
+    );
+    const r = await env.runner.send('续写第一章');
+    assert.equal(r.status, 'done');
+    assert.equal(env.read('chapters/01.md'), `# 第一章\n\n雨下了一夜。\n\n${prose}\n`);
+    assert.deepEqual(shape(env.session), [
+      'user:续写第一章',
+      'assistant:stop:我先看看稿子。:calls=read_file',
+      'tool:read_file:ok',
+      'assistant:stop::calls=append_file',
+      'tool:append_file:ok',
+      'assistant:stop:续写了第一章的一段。',
+    ]);
+    assert.equal(r.changes.length, 1);
+    assert.equal(r.proseAdded, prose);
+    const ends = env.events.filter((e) => e.type === 'toolEnd');
+    assert.equal(ends.length, 2);
+    const summary = ends[1]?.type === 'toolEnd' ? ends[1].summary : undefined;
+    assert.match(summary ?? '', /^续写 chapters\/01\.md，\+\d+ 字$/);
+    assert.deepEqual(env.hookLog, ['checkpoint', 'scribe']);
+    assert.equal(env.checkpoints[0]?.assistantId, r.assistantId);
+    assert.deepEqual(env.scribes[0] && { i: env.scribes[0].instruction, p: env.scribes[0].proseAdded, r: env.scribes[0].reply }, {
+      i: '续写第一章',
+      p: prose,
+      r: '我先看看稿子。\n\n续写了第一章的一段。',
+    });
+    // The third request replays both steps: each call followed by its result, ids paired.
+    const third = env.agentRequests()[2]?.messages ?? [];
+    assert.deepEqual(third.map((m) => m.role), ['system', 'user', 'assistant', 'tool', 'assistant', 'tool']);
+    assert.deepEqual((third[2]?.['tool_calls'] as { id: string }[]).map((c) => c.id), ['c1']);
+    assert.equal(third[3]?.['tool_call_id'], 'c1');
+    assert.ok(textOf(third[3] as never).includes('雨下了一夜。'));
+    assert.equal(third[4]?.content, null);
+    assert.equal(third[5]?.['tool_call_id'], 'c2');
+    // Within the turn each request is a byte-identical prefix of the next (minus the closing "]}").
+    const bodies = env.agentRequests().map((q) => q.rawBody);
+    for (let i = 0; i + 1 < bodies.length; i++) {
+      const a = bodies[i] as string;
+      assert.ok((bodies[i + 1] as string).startsWith(a.slice(0, a.length - 2)), `request ${i} is a prefix of ${i + 1}`);
+    }
+  });
+
+  it('malformed tool-call arguments: the tool answers with an error, the loop continues and the replay is valid JSON', async () => {
+    env = await makeTurnEnv();
+    env.agent.enqueue(
+      { toolCalls: [{ id: 'bad', name: 'write_file', arguments: '{"path": "chapters/02.md", "content": "雨' }] },
+      { toolCalls: [{ id: 'good', name: 'write_file', arguments: '{"path":"chapters/02.md","content":"雨停了。"}' }] },
+      { text: '写好了第二章。' },
+    );
+    const r = await env.runner.send('写第二章');
+    assert.equal(r.status, 'done');
+    assert.equal(env.read('chapters/02.md'), '雨停了。');
+    const toolEntries = env.session.path().filter((e): e is ToolEntry => e.type === 'tool');
+    assert.equal(toolEntries[0]?.isError, true);
+    assert.match(toolEntries[0]?.result ?? '', /参数不是合法的 JSON/);
+    const second = env.agentRequests()[1]?.messages ?? [];
+    const call = (second[2]?.['tool_calls'] as { function: { arguments: string } }[])[0];
+    assert.equal(call?.function.arguments, '{}');
+    assert.match(textOf(second[3] as never), /参数不是合法的 JSON/);
+  });
+
+  it('the step limit ends the turn as an error naming the setting; no checkpoint, no scribe', async () => {
+    env = await makeTurnEnv({ maxSteps: 3 });
+    env.agent.setDefault({ toolCalls: [{ name: 'list_manuscript', arguments: '{}' }] });
+    const r = await env.runner.send('写吧');
+    assert.equal(r.status, 'error');
+    assert.equal(r.retryable, true);
+    assert.match(r.error ?? '', /worldline\.maxToolSteps/);
+    assert.equal(env.agentRequests().length, 3);
+    const last = env.session.get(r.assistantId as string) as AssistantEntry;
+    assert.equal(last.finish, 'error');
+    assert.match(last.error ?? '', /3 步/);
+    assert.deepEqual(env.hookLog, []);
+    assert.equal(r.scribeDone, undefined);
+    assert.equal(env.runner.retryTarget, env.session.path()[0]?.id);
+    // Retry: the unanswered call of the last step is not replayed.
+    env.agent.setDefault(undefined);
+    env.agent.enqueue({ text: '好。' });
+    const again = await env.runner.retry();
+    assert.equal(again.status, 'done');
+    const msgs = env.agentRequests()[3]?.messages ?? [];
+    assert.deepEqual(msgs.map((m) => m.role), ['system', 'user']);
+  });
+
+  it('regenerate: the new reply is a sibling of the old (variants 2/2); the old one is not sent', async () => {
+    env = await makeTurnEnv();
+    env.agent.enqueue({ text: '版本甲：她没有回头。' }, { text: '版本乙：她回头笑了。' });
+    const first = await env.runner.send('写她离开');
+    await first.scribeDone;
+    const second = await env.runner.regenerate(first.assistantId as string);
+    assert.equal(second.status, 'done');
+    assert.equal(second.userEntryId, first.userEntryId);
+    const v = env.session.variants(second.assistantId as string);
+    assert.equal(v.siblings.length, 2);
+    assert.equal(v.index, 1);
+    assert.equal(v.siblings[0]?.id, first.assistantId);
+    const req = env.agentRequests()[1]?.messages ?? [];
+    assert.ok(!JSON.stringify(req).includes('版本甲'));
+    assert.deepEqual(shape(env.session), ['user:写她离开', 'assistant:stop:版本乙：她回头笑了。']);
+  });
+
+  it('edit as a new branch: a sibling instruction; the next request has the new text only', async () => {
+    env = await makeTurnEnv();
+    env.agent.enqueue({ text: '一。' }, { text: '二。' }, { text: '三。' });
+    await env.runner.send('第一句');
+    const second = await env.runner.send('原来的第二句');
+    const edited = await env.runner.editAndBranch(second.userEntryId as string, '改过的第二句');
+    assert.equal(edited.status, 'done');
+    const v = env.session.variants(edited.userEntryId as string);
+    assert.equal(v.siblings.length, 2);
+    const req = JSON.stringify(env.agentRequests()[2]?.messages);
+    assert.ok(req.includes('改过的第二句') && !req.includes('原来的第二句') && !req.includes('二。'));
+    assert.ok(req.includes('第一句') && req.includes('一。'));
+  });
+
+  it('hidden messages stay out of the next request; an in-place edit changes it', async () => {
+    env = await makeTurnEnv();
+    env.agent.enqueue({ text: '（闲聊）今天写得真顺。' }, { text: '她的眼睛是灰色的。' }, { text: '好。' });
+    const ooc = await env.runner.send('OOC：随便聊两句');
+    const eyes = await env.runner.send('写她的眼睛');
+    await env.session.appendSide({ type: 'hide', targetId: ooc.userEntryId as string, hidden: true });
+    await env.session.appendSide({ type: 'hide', targetId: ooc.assistantId as string, hidden: true });
+    await env.session.appendSide({ type: 'edit', targetId: eyes.assistantId as string, text: '她的眼睛是琥珀色的。' });
+    await env.runner.send('继续');
+    const req = JSON.stringify(env.agentRequests()[2]?.messages);
+    assert.ok(!req.includes('随便聊两句') && !req.includes('今天写得真顺'));
+    assert.ok(req.includes('琥珀色') && !req.includes('灰色'));
+  });
+
+  it('across turns the state block rides on the newest instruction only; the scribe\'s ledger reaches the next turn', async () => {
+    env = await makeTurnEnv({ scribe: 'real' });
+    env.write('chapters/01.md', '');
+    env.scribe.enqueue({ text: '{"patch":{"location":"渡口","time":"深夜","characters":{"青梧":{"at":"渡口"}}}}' });
+    env.agent.enqueue(
+      { toolCalls: [{ name: 'append_file', arguments: JSON.stringify({ path: 'chapters/01.md', content: '深夜，青梧走到渡口。' }) }] },
+      { text: '写了渡口一段。' },
+      { text: '第二轮。' },
+      { text: '第三轮。' },
+    );
+    const t1 = await env.runner.send('写她去渡口');
+    const outcome = await t1.scribeDone;
+    assert.equal(outcome && outcome.kind, 'applied');
+    const t2 = await env.runner.send('第二条指令');
+    await t2.scribeDone; // no prose: skipped
+    await env.runner.send('第三条指令');
+    const reqs = env.agentRequests();
+    assert.equal(reqs.length, 4);
+    for (const req of reqs) {
+      const users = (req.messages ?? []).filter((m) => m.role === 'user');
+      const withState = users.filter((m) => textOf(m).includes(STATE_ZH));
+      assert.equal(withState.length, 1, 'exactly one message carries the state');
+      assert.equal(withState[0], users[users.length - 1], 'and it is the newest instruction');
+    }
+    const last = reqs[3]?.messages ?? [];
+    const lastUsers = last.filter((m) => m.role === 'user').map(textOf);
+    assert.deepEqual(lastUsers.slice(0, 2), ['写她去渡口', '第二条指令'], 'older instructions are replayed raw');
+    assert.ok(lastUsers[2]?.includes('地点：渡口'), 'the scribe\'s ledger is injected next turn');
+    assert.ok(textOf(reqs[0]?.messages?.[1] as never).includes('地点：茶馆'));
+    // Across turns the earlier request's messages up to its newest instruction recur verbatim.
+    for (let i = 1; i < reqs.length; i++) {
+      const prev = reqs[i - 1]?.messages ?? [];
+      const next = reqs[i]?.messages ?? [];
+      const cut = prev.map((m) => m.role).lastIndexOf('user');
+      assert.deepEqual(next.slice(0, cut), prev.slice(0, cut));
+    }
+    assert.deepEqual(shape(env.session).filter((s) => s === 'state').length, 1);
+  });
+
+  it('a checkpoint failure is a warning; the turn stands and the scribe still runs', async () => {
+    env = await makeTurnEnv({
+      hooks: {
+        checkpoint: async () => {
+          throw new Error('disk full');
+        },
+      },
+    });
+    env.agent.enqueue({ text: '好。' });
+    const r = await env.runner.send('写');
+    assert.equal(r.status, 'done');
+    await r.scribeDone;
+    assert.equal(env.scribes.length, 1);
+    assert.ok(env.events.some((e) => e.type === 'warning' && e.message.includes('disk full')));
+  });
+
+  it('the next turn waits for the running scribe, so the state lands before the new instruction', async () => {
+    env = await makeTurnEnv({ scribe: 'real' });
+    env.scribe.enqueue({ text: '{"patch":{"time":"黎明"}}', delayMs: 300 });
+    env.agent.enqueue(
+      { toolCalls: [{ name: 'write_file', arguments: JSON.stringify({ path: 'chapters/01.md', content: '天亮了。' }) }] },
+      { text: '写好。' },
+      { text: '第二轮。' },
+    );
+    const first = await env.runner.send('写天亮');
+    assert.equal(env.runner.scribeRunning, true);
+    const second = await env.runner.send('接着写');
+    assert.equal(second.status, 'done');
+    await until(() => !env.runner.scribeRunning);
+    const types = env.session.path().map((e) => e.type);
+    assert.deepEqual(types.slice(-3), ['state', 'user', 'assistant']);
+    assert.ok(textOf(env.agentRequests()[2]?.messages?.slice(-1)[0] as never).includes('时间：黎明'));
+    assert.equal((await first.scribeDone)?.kind, 'applied');
+  });
+
+  it('an English project gets the English prompt and [World State] block', async () => {
+    env = await makeTurnEnv({ lang: 'en' });
+    env.agent.enqueue({ text: 'Done.' });
+    await env.runner.send('Write the opening');
+    const req = env.agentRequests()[0];
+    assert.ok(req?.system?.startsWith("You are the novelist's co-writer on the novel \"雨夜\""));
+    assert.ok(textOf(req?.messages?.[1] as never).startsWith('[World State]'));
+  });
+});

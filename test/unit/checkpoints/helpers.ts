@@ -1,0 +1,120 @@
+// Shared helpers for the checkpoint tests: temp book folders, plain git for the novelist's own
+// repos (with a clean environment of its own), and small file utilities.
+import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ShadowRepo, isCheckpointProblem, type CheckpointResult, type CheckpointProblem, type ShadowRepoOptions } from '../../../src/checkpoints';
+
+const made: string[] = [];
+
+export function tmpDir(prefix = 'wl-ckpt-'): string {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  made.push(d);
+  return d;
+}
+
+export function cleanupTmp(): void {
+  while (made.length) fs.rmSync(made.pop() as string, { recursive: true, force: true });
+}
+
+export function write(root: string, rel: string, content: string | Buffer): void {
+  const abs = path.join(root, ...rel.split('/'));
+  fs.mkdirSync(path.dirname(abs), { recursive: true });
+  fs.writeFileSync(abs, content);
+}
+
+export function read(root: string, rel: string): string | undefined {
+  try {
+    return fs.readFileSync(path.join(root, ...rel.split('/')), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+export function remove(root: string, rel: string): void {
+  fs.rmSync(path.join(root, ...rel.split('/')), { force: true });
+}
+
+/** Every file under `root` (skipping .worldline and .git) → content hash; symlinks as "link:<target>". */
+export function fingerprint(root: string, skip: string[] = ['.worldline', '.git']): Map<string, string> {
+  const out = new Map<string, string>();
+  const visit = (rel: string) => {
+    for (const e of fs.readdirSync(path.join(root, rel), { withFileTypes: true })) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (skip.includes(e.name)) continue;
+      const abs = path.join(root, r);
+      if (e.isSymbolicLink()) out.set(r, `link:${fs.readlinkSync(abs)}`);
+      else if (e.isDirectory()) visit(r);
+      else out.set(r, createHash('sha1').update(fs.readFileSync(abs)).digest('hex'));
+    }
+  };
+  visit('');
+  return out;
+}
+
+/** Manuscript snapshot: path → text for files matching `.md`/`.txt` (what the default globs track). */
+export function manuscript(root: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const visit = (rel: string) => {
+    for (const e of fs.readdirSync(path.join(root, rel), { withFileTypes: true })) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.name === '.worldline' || e.name === '.git' || e.name.startsWith('.')) continue;
+      if (e.isDirectory()) visit(r);
+      else if (e.isFile() && /\.(md|txt)$/.test(e.name)) out[r] = fs.readFileSync(path.join(root, r), 'utf8');
+    }
+  };
+  visit('');
+  return out;
+}
+
+export function sha1File(p: string): string {
+  return createHash('sha1').update(fs.readFileSync(p)).digest('hex');
+}
+
+/** git for the novelist's own repositories and for inspecting stores, isolated from the host. */
+export function git(cwd: string, args: string[], env: Record<string, string> = {}): string {
+  return execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: path.join(os.tmpdir(), 'wl-no-home'),
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_AUTHOR_NAME: 'Novelist',
+      GIT_AUTHOR_EMAIL: 'novelist@example.com',
+      GIT_COMMITTER_NAME: 'Novelist',
+      GIT_COMMITTER_EMAIL: 'novelist@example.com',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** git on a checkpoint store. */
+export function storeGit(root: string, args: string[]): string {
+  return git(root, args, { GIT_DIR: path.join(root, '.worldline', 'checkpoints.git'), GIT_WORK_TREE: root });
+}
+
+export const DEFAULT_GLOBS = ['**/*.md', '**/*.txt'];
+
+export async function openRepo(root: string, opts: Partial<ShadowRepoOptions> = {}): Promise<ShadowRepo> {
+  const r = await ShadowRepo.open(root, { globs: DEFAULT_GLOBS, ...opts });
+  if (!(r instanceof ShadowRepo)) throw new Error(`open failed: ${r.kind}: ${r.message}`);
+  return r;
+}
+
+export function ok(r: CheckpointResult | CheckpointProblem): CheckpointResult {
+  if (isCheckpointProblem(r)) assert.fail(`checkpoint failed: ${r.kind}: ${r.message}`);
+  return r;
+}
+
+/** Files of a commit in a store, path → text. */
+export function filesAt(root: string, commit: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const names = storeGit(root, ['ls-tree', '-r', '-z', '--name-only', commit]).split('\0').filter(Boolean);
+  for (const n of names) out[n] = storeGit(root, ['cat-file', 'blob', `${commit}:${n}`]);
+  return out;
+}
