@@ -11,7 +11,7 @@ import { ShadowRepo, isCheckpointProblem, type CheckpointResult, type Checkpoint
 
 const run = promisify(execFile);
 const SIZES = [100, 1000, 5000];
-const ROUNDS = 8;
+const ROUNDS = 7;
 const TURNS_FOR_SIZE = 500;
 
 const HANZI = '的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就年分对成会可也能下而子说过家后天之';
@@ -83,13 +83,13 @@ interface Row {
 }
 
 async function measureSize(n: number, base: string): Promise<Row> {
-  const plain = path.join(base, `plain-${n}`);
+  // One folder serves both sides: it is the novelist's plain git repo (the floor commits there)
+  // and the book whose shadow store we measure (which never looks at that .git).
   const book = path.join(base, `book-${n}`);
-  makeBook(plain, n);
   makeBook(book, n);
-  await plainGit(plain, ['init', '-q']);
-  await plainGit(plain, ['add', '-A']);
-  await plainGit(plain, ['commit', '-q', '-m', 'init']);
+  await plainGit(book, ['init', '-q']);
+  await plainGit(book, ['add', '-A']);
+  await plainGit(book, ['commit', '-q', '-m', 'init']);
   const repo = await open(book);
   const first = await time(async () => ok(await repo.checkpoint('t0', 'bench')));
   const floor: number[] = [];
@@ -97,22 +97,21 @@ async function measureSize(n: number, base: string): Promise<Row> {
   const same: number[] = [];
   const restore: number[] = [];
   const commits: string[] = [];
-  // Interleaved, so machine load hits both sides alike.
+  // Interleaved, so machine load hits both sides alike; both see the same one-chapter edit.
   for (let r = 0; r < ROUNDS; r++) {
     const idx = (r * 37) % n;
     const name = `chapters/${String(idx).padStart(5, '0')}.md`;
-    fs.writeFileSync(path.join(plain, name), chapterText(idx, r + 1));
+    fs.writeFileSync(path.join(book, name), chapterText(idx, r + 1));
     floor.push(
       await time(async () => {
-        await plainGit(plain, ['add', name]);
-        await plainGit(plain, ['commit', '-q', '-m', `turn ${r}`]);
+        await plainGit(book, ['add', name]);
+        await plainGit(book, ['commit', '-q', '-m', `turn ${r}`]);
       }),
     );
-    fs.writeFileSync(path.join(book, name), chapterText(idx, r + 1));
     cp.push(await time(async () => commits.push(ok(await repo.checkpoint(`t${r + 1}`, 'bench')).commit)));
     same.push(await time(async () => ok(await repo.checkpoint(`t${r + 1}b`, 'bench'))));
   }
-  // Restore one turn back (one chapter differs), then undo is another restore of the same size.
+  // Restore one turn back: one chapter differs (plus its safety checkpoint, which is unchanged).
   for (let r = 1; r < ROUNDS; r++) restore.push(await time(() => repo.restore(commits[r - 1])));
   return { chapters: n, floor: median(floor), checkpoint: median(cp), noChange: median(same), restore: median(restore), first };
 }

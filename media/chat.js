@@ -59,6 +59,10 @@
   function button(text, label, onclick, cls) {
     return el('button', { class: cls || '', 'aria-label': label, title: label, onclick }, text);
   }
+  /** An icon button (VS Code's codicons); the label is its accessible name and tooltip. */
+  function iconButton(icon, label, onclick) {
+    return el('button', { class: 'icon', 'aria-label': label, title: label, onclick }, el('span', { class: 'codicon codicon-' + icon, 'aria-hidden': 'true' }));
+  }
   const fmt = (s, ...a) => String(s).replace(/\{(\d+)\}/g, (_, i) => (a[+i] !== undefined ? String(a[+i]) : ''));
   function persist() { vscode.setState({ model, draft }); }
   const busy = () => !model || model.busy || model.readOnly;
@@ -83,24 +87,24 @@
     const bar = el('div', { class: 'actions', role: 'toolbar', 'aria-label': L.actions });
     const dis = busy();
     if (m.variant.count > 1) {
-      const prev = button('◀', L.prevVariant, () => vscode.postMessage({ type: 'variant', id: m.id, delta: -1 }), 'icon');
-      const next = button('▶', L.nextVariant, () => vscode.postMessage({ type: 'variant', id: m.id, delta: 1 }), 'icon');
+      const prev = iconButton('chevron-left', L.prevVariant, () => vscode.postMessage({ type: 'variant', id: m.id, delta: -1 }));
+      const next = iconButton('chevron-right', L.nextVariant, () => vscode.postMessage({ type: 'variant', id: m.id, delta: 1 }));
       prev.disabled = dis || m.variant.index === 0;
       next.disabled = dis || m.variant.index >= m.variant.count - 1;
       bar.append(el('span', { class: 'variants', 'data-testid': 'variants' }, prev, el('span', {}, `${m.variant.index + 1}/${m.variant.count}`), next));
     }
-    const add = (text, label, msg) => { const b = button(text, label, () => vscode.postMessage(msg), 'icon'); b.disabled = dis; bar.append(b); };
-    if (m.role === 'assistant') add('↻', L.regenerate, { type: 'regenerate', id: m.id });
-    const editBtn = button('✎', L.edit, () => { editing = { id: m.id, text: m.text }; render(); }, 'icon');
+    const add = (icon, label, msg) => { const b = iconButton(icon, label, () => vscode.postMessage(msg)); b.disabled = dis; bar.append(b); };
+    if (m.role === 'assistant') add('refresh', L.regenerate, { type: 'regenerate', id: m.id });
+    const editBtn = iconButton('edit', L.edit, () => { editing = { id: m.id, text: m.text }; render(); });
     editBtn.disabled = dis;
     bar.append(editBtn);
-    add(m.hidden ? '◉' : '◌', m.hidden ? L.unhide : L.hide, { type: 'hide', id: m.id, hidden: !m.hidden });
-    add('⑂', L.branchHere, { type: 'branchHere', id: m.id });
-    bar.append(button('⧉', L.copy, () => vscode.postMessage({ type: 'copy', id: m.id }), 'icon'));
+    add(m.hidden ? 'eye' : 'eye-closed', m.hidden ? L.unhide : L.hide, { type: 'hide', id: m.id, hidden: !m.hidden });
+    add('git-branch', L.branchHere, { type: 'branchHere', id: m.id });
+    bar.append(iconButton('copy', L.copy, () => vscode.postMessage({ type: 'copy', id: m.id })));
     if (m.checkpoint) {
-      add('⤺', L.restoreProse, { type: 'restore', id: m.id, withChat: false });
-      add('⤾', L.restoreBoth, { type: 'restore', id: m.id, withChat: true });
-      bar.append(button('±', L.showChanges, () => vscode.postMessage({ type: 'showChanges', id: m.id }), 'icon'));
+      add('discard', L.restoreProse, { type: 'restore', id: m.id, withChat: false });
+      add('history', L.restoreBoth, { type: 'restore', id: m.id, withChat: true });
+      bar.append(iconButton('diff', L.showChanges, () => vscode.postMessage({ type: 'showChanges', id: m.id })));
     }
     return bar;
   }
@@ -136,6 +140,7 @@
     persist();
     header.replaceChildren();
     log.replaceChildren();
+    updateComposer();
     if (!model) return;
     header.append(el('div', { class: 'row', style: undefined },
       el('strong', { class: 'grow' }, model.title),
@@ -167,6 +172,7 @@
     sendBtn.disabled = b;
     input.disabled = !!(model && model.readOnly);
     stopBtn.hidden = !(model && model.busy && model.phase !== 'scribe');
+    stopBtn.style.display = stopBtn.hidden ? 'none' : '';
     phase.textContent = model ? (L['phase_' + model.phase] || '') : '';
   }
 

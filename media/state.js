@@ -32,7 +32,7 @@
   const disabled = () => !model || model.readOnly;
 
   function editButton(key, label) {
-    return el('button', { class: 'icon', title: L.edit, 'aria-label': `${L.edit}: ${label}`, disabled: disabled(), onclick: () => { ui.editing = key; render(); } }, '✎');
+    return el('button', { class: 'icon', title: L.edit, 'aria-label': `${L.edit}: ${label}`, disabled: disabled(), onclick: () => { ui.editing = key; render(); } }, el('span', { class: 'codicon codicon-edit', 'aria-hidden': 'true' }));
   }
 
   function inlineForm(fields, onSave) {
@@ -90,7 +90,7 @@
       el('span', { class: 'name grow' }, name),
       el('span', { class: 'badge' }, badge),
       kind !== 'departed' ? editButton(key, name) : null,
-      kind !== 'departed' ? el('button', { class: 'icon', title: L.removeCharacter, 'aria-label': `${L.removeCharacter}: ${name}`, disabled: disabled(), onclick: () => patch({ characters: { [name]: null } }) }, '✕') : null);
+      kind !== 'departed' ? el('button', { class: 'icon', title: L.removeCharacter, 'aria-label': `${L.removeCharacter}: ${name}`, disabled: disabled(), onclick: () => patch({ characters: { [name]: null } }) }, el('span', { class: 'codicon codicon-close', 'aria-hidden': 'true' })) : null);
     if (kind === 'departed') {
       return el('div', { class: 'char departed', 'data-name': name }, head, firstSeen ? el('div', { class: 'muted' }, `${L.firstSeen}: ${firstSeen}`) : null);
     }

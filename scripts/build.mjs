@@ -1,5 +1,12 @@
 // Bundles the extension with esbuild: one minified CommonJS file, `vscode` left external.
 import { build } from 'esbuild';
+import { cpSync, mkdirSync } from 'node:fs';
+
+// VS Code's own icon font for the webviews (the same icons as the workbench).
+mkdirSync('dist/codicons', { recursive: true });
+for (const file of ['codicon.css', 'codicon.ttf']) {
+  cpSync(`node_modules/@vscode/codicons/dist/${file}`, `dist/codicons/${file}`);
+}
 
 const watch = process.argv.includes('--watch');
 const options = {

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REPO_ROOT, ensureVSCodeServer, serverMainPath } from './vscode/install.mjs';
 import { findFreePort, onShutdownSignal, startServer } from './vscode/server.mjs';
+import { createRequire } from 'node:module';
 
 const DEFAULT_PORT = 8750;
 const VSIX = path.join(REPO_ROOT, '.vscode-test', 'worldline-demo.vsix');
@@ -70,11 +71,28 @@ export async function packageExtension() {
   const vsce = path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
   await run(
     process.execPath,
-    [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--out', VSIX],
+    [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--readme-path', 'docs/extension-readme.md', '--out', VSIX],
     { quiet: true, timeoutMs: 3 * 60_000 },
   );
   if (!fs.existsSync(VSIX)) throw new Error(`vsce reported success but ${VSIX} is missing`);
   return VSIX;
+}
+
+/**
+ * The demo model: the project's local OpenAI-compatible test server playing a scripted story
+ * (test/fixtures/demoStory.ts). Compiled with tsc on demand; never used unless the demo asks.
+ */
+export async function startDemoModel(reply) {
+  const compiled = path.join(REPO_ROOT, 'out', 'test', 'fixtures', 'modelServer.js');
+  say('compiling the demo model');
+  await run(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], { quiet: true, timeoutMs: 5 * 60_000 });
+  const require = createRequire(import.meta.url);
+  const { startModelServer } = require(compiled);
+  const { demoReply, DEMO_MODEL } = require(path.join(REPO_ROOT, 'out', 'test', 'fixtures', 'demoStory.js'));
+  const server = await startModelServer();
+  // A test may wrap the story: reply(req, demoReply) decides, and can fall back to the script.
+  server.setDefault(reply ? (req) => reply(req, demoReply) : demoReply);
+  return { server, model: DEMO_MODEL };
 }
 
 /** Installs a .vsix into an extensions dir with the VS Code server's own CLI. */
@@ -113,8 +131,9 @@ async function writePlaceholderSample(dir) {
 
 /**
  * Starts the demo: installs/builds what is missing, opens a fresh copy of the sample novel.
- * @param {{port?: number, strictPort?: boolean}} [opts]  port: preferred port; strictPort: fail if busy
- * @returns {Promise<{url: string, port: number, workspace: string, stop: () => Promise<void>, exited: Promise<unknown>}>}
+ * @param {{port?: number, strictPort?: boolean, modelReply?: Function}} [opts]  port: preferred port; strictPort: fail if busy;
+ *   modelReply: replaces the scripted story (tests)
+ * @returns {Promise<{url: string, port: number, workspace: string, modelUrl: string, model: object, stop: () => Promise<void>, exited: Promise<unknown>}>}
  */
 export async function startDemo(opts = {}) {
   await ensureDependencies();
@@ -127,14 +146,23 @@ export async function startDemo(opts = {}) {
   }
   const base = await fsp.mkdtemp(path.join(os.tmpdir(), 'worldline-demo-'));
   let server = null;
+  let model = null;
   const stop = async () => {
     if (server) await server.stop();
+    if (model) await model.server.close().catch(() => {});
     await fsp.rm(base, { recursive: true, force: true }).catch(() => {});
   };
   try {
     // A working copy, so the demo never writes into the repo.
     const workspace = path.join(base, path.basename(SAMPLE));
     await fsp.cp(SAMPLE, workspace, { recursive: true });
+    // The copy talks to the demo model; a real novel never gets these settings by default.
+    model = await startDemoModel(opts.modelReply);
+    await fsp.mkdir(path.join(workspace, '.vscode'), { recursive: true });
+    await fsp.writeFile(path.join(workspace, '.vscode', 'settings.json'), JSON.stringify({
+      'worldline.baseUrl': model.server.url,
+      'worldline.model': model.model,
+    }, null, 2) + '\n');
     const extensionsDir = path.join(base, 'extensions');
     await fsp.mkdir(extensionsDir);
     say('installing the extension into the VS Code server');
@@ -148,7 +176,7 @@ export async function startDemo(opts = {}) {
     }
     server = await startServer({ port, extensionsDir, settings: DEMO_SETTINGS });
     const folder = encodeURIComponent(workspace).replace(/%2F/g, '/');
-    return { url: `http://127.0.0.1:${port}/?folder=${folder}`, port, workspace, stop, exited: server.exited };
+    return { url: `http://127.0.0.1:${port}/?folder=${folder}`, port, workspace, modelUrl: model.server.url, model: model.server, stop, exited: server.exited };
   } catch (err) {
     await stop();
     throw err;
@@ -179,6 +207,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   console.log(`    ${demo.url}`);
   console.log('');
   console.log(`  Working copy of the sample novel: ${demo.workspace}`);
+  console.log(`  Model: the demo model (a scripted story served offline at ${demo.modelUrl}).`);
+  console.log('  Try: type 写沈砚住店 in the Worldline chat and press Enter.');
   console.log('  Click the Worldline icon in the activity bar. Press Ctrl+C to stop.');
   demo.exited.then(async () => {
     if (stopping) return;

@@ -13,6 +13,8 @@ export interface GitRunnerOptions extends ShadowPaths {
   /** A lock file older than this is considered left behind by a crash. */
   staleLockMs?: number;
   timeoutMs?: number;
+  /** Longest command line we build (default: 24k characters on Windows, 200k elsewhere). */
+  maxArgvChars?: number;
 }
 
 /** Windows' command line stops near 32k characters; elsewhere we still keep argv modest. */
@@ -55,7 +57,7 @@ export class GitRunner {
     let batch: string[] = [];
     let size = 0;
     for (const p of paths) {
-      if (batch.length > 0 && size + p.length + 1 > MAX_ARGV_CHARS) {
+      if (batch.length > 0 && size + p.length + 1 > (this.opts.maxArgvChars ?? MAX_ARGV_CHARS)) {
         await this.run([...prefix, '--', ...batch], env);
         batch = [];
         size = 0;

@@ -14,8 +14,6 @@ export interface IndexListing {
   indexed: Set<string>;
   /** Index paths whose file on disk differs by stat, or is gone. */
   dirty: Set<string>;
-  /** Index paths whose file is gone from disk. */
-  gone: Set<string>;
 }
 
 function records(out: string): string[] {
@@ -26,15 +24,12 @@ function records(out: string): string[] {
 
 /** `git ls-files -z -t -c -m -d`: "H path" per entry, plus "C path" (changed) and "R path" (removed). */
 export function parseLsFilesTagged(out: string): IndexListing {
-  const listing: IndexListing = { indexed: new Set(), dirty: new Set(), gone: new Set() };
+  const listing: IndexListing = { indexed: new Set(), dirty: new Set() };
   for (const rec of records(out)) {
     const tag = rec[0];
     const p = rec.slice(2);
-    if (tag === 'C') listing.dirty.add(p);
-    else if (tag === 'R') {
-      listing.dirty.add(p);
-      listing.gone.add(p);
-    } else listing.indexed.add(p);
+    if (tag === 'C' || tag === 'R') listing.dirty.add(p);
+    else listing.indexed.add(p);
   }
   return listing;
 }

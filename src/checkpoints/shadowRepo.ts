@@ -128,7 +128,8 @@ export class ShadowRepo {
 
   /** Deep check: HEAD, and every object reachable from the refs. A damaged index is repaired. */
   async health(): Promise<Health> {
-    return this.exclusive(async () => {
+    return enqueue(this.gitDir, async () => {
+      if (generationOf(this.gitDir) !== this.generation) return { ok: false, problem: messages.closed() };
       if (!(await storeExists(this.gitDir))) return { ok: false, problem: messages.missing() };
       try {
         const state = this.ctx.state;
@@ -258,6 +259,8 @@ export class ShadowRepo {
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
     return enqueue(this.gitDir, async () => {
       if (generationOf(this.gitDir) !== this.generation) throw new CheckpointError('closed', messages.closed());
+      // Deleted or moved by hand while open: say so, rather than git's "not a git repository".
+      if (!(await storeExists(this.gitDir))) throw new CheckpointError('corrupt', messages.missing());
       return fn();
     });
   }

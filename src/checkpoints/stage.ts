@@ -24,13 +24,12 @@ export async function syncIndex(runner: GitRunner, matcher: ManuscriptMatcher, m
 
   const add: string[] = [];
   for (const f of walk.files) if (!index.indexed.has(f) || index.dirty.has(f)) add.push(f);
-  const untrack: string[] = []; // still on disk but no longer manuscript (symlink now, globs changed)
-  for (const f of index.indexed) {
-    if (onDisk.has(f)) continue;
-    if (index.gone.has(f)) add.push(f); // --remove drops entries whose file is gone
-    else untrack.push(f);
-  }
+  // Deleted, no longer matching the globs, replaced by a symlink, or now under a symlinked
+  // folder: dropped from the index without git looking at the path again (and never following it).
+  const untrack: string[] = [];
+  for (const f of index.indexed) if (!onDisk.has(f)) untrack.push(f);
   if (untrack.length > 0) await runner.runForPaths(['update-index', '--force-remove'], untrack);
+  // --remove: a file deleted since the walk is dropped rather than failing the checkpoint.
   if (add.length > 0) await runner.runForPaths(['update-index', '--add', '--remove', '--replace'], add);
   return { staged: add.length + untrack.length > 0, skipped: walk.skipped, nestedRepos: walk.nestedRepos };
 }

@@ -101,6 +101,9 @@ export function excerpt(text: string, max: number, lang: Lang): string {
   return head + mark + tail;
 }
 
+/** How many roster names per table the scribe sees (the newest ones). */
+export const SCRIBE_ROSTER_NAMES = 24;
+
 /**
  * The ledger as JSON, one top-level field per line. Of the roster only the spellings of people and
  * places are sent (names only, no times): that is what the scribe must reuse. Items and threads are
@@ -116,9 +119,16 @@ export function ledgerJson(state: SceneState): string {
     ['threads', state.threads],
   ];
   if (state.variables !== undefined) fields.push(['variables', state.variables]);
+  // Only the newest spellings, and none already listed above: the roster grows to 100 + 100 names
+  // over a long book, and the scribe's prompt must not grow with it.
+  const recent = (table: Record<string, string>, skip: Set<string>) =>
+    Object.keys(table).filter((n) => !skip.has(n)).slice(-SCRIBE_ROSTER_NAMES);
   fields.push([
     'roster',
-    { characters: Object.keys(state.roster.characters), locations: Object.keys(state.roster.locations) },
+    {
+      characters: recent(state.roster.characters, new Set(Object.keys(state.characters))),
+      locations: recent(state.roster.locations, new Set([state.location, ...Object.values(state.characters).map((c) => c.at)])),
+    },
   ]);
   return `{\n${fields.map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(',\n')}\n}`;
 }

@@ -28,13 +28,14 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
 }
 
 export function mediaRoots(extensionUri: vscode.Uri): vscode.Uri[] {
-  return [vscode.Uri.joinPath(extensionUri, 'media')];
+  return [vscode.Uri.joinPath(extensionUri, 'media'), vscode.Uri.joinPath(extensionUri, 'dist', 'codicons')];
 }
 
 export function buildPage(webview: vscode.Webview, extensionUri: vscode.Uri, options: PageOptions): string {
   const nonce = makeNonce();
   const uri = (file: string) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', file)).toString();
-  const styles = options.styles.map((s) => `<link rel="stylesheet" href="${escapeAttr(uri(s))}">`).join('\n');
+  const codicons = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'codicons', 'codicon.css')).toString();
+  const styles = [codicons, ...options.styles.map(uri)].map((href) => `<link rel="stylesheet" href="${escapeAttr(href)}">`).join('\n');
   const scripts = options.scripts.map((s) => `<script nonce="${nonce}" src="${escapeAttr(uri(s))}"></script>`).join('\n');
   // JSON inside <script type="application/json"> cannot run; "<" is escaped so "</script>" in data cannot end the tag.
   const bootstrap = JSON.stringify(options.bootstrap ?? {}).replace(/</g, '\\u003c');

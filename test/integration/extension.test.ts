@@ -102,4 +102,23 @@ describe('Worldline in a real VS Code', () => {
     assert.deepEqual(reopened.path().map((e) => e.type), ['user', 'assistant']);
     assert.equal(reopened.textOf(reopened.path()[1]!.id), '她抬起头。');
   });
+
+  it('Restore Session from Backup brings a backup back as a new session', async () => {
+    const worldline = await api();
+    const novel = worldline.novel()!;
+    const source = novel.session!;
+    const backups = await waitFor(async () => {
+      const list = (await novel.library.backups()).filter((b) => b.sessionId === source.header.id);
+      return list.length > 0 ? list : undefined;
+    }, 'a backup of the session');
+    const restoredId = await vscode.commands.executeCommand<string>('worldline.restoreSessionFromBackup', backups[0]!.file);
+    assert.ok(restoredId);
+    assert.notEqual(restoredId, source.header.id);
+    const restored = novel.session!;
+    assert.equal(restored.header.id, restoredId);
+    assert.match(restored.title, /第一夜/);
+    assert.ok(restored.path().some((e) => e.type === 'user'), 'the restored session has the conversation');
+    const ids = (await novel.library.list()).map((s) => s.id);
+    assert.ok(ids.includes(source.header.id) && ids.includes(restoredId), 'nothing was overwritten');
+  });
 });

@@ -93,6 +93,44 @@ async function webviewContent(page, title) {
   return null;
 }
 
+/** The inner document frame of the webview over a view's pane (see webviewContent). */
+async function webviewFrame(page, title) {
+  const body = page.locator('.part.sidebar .pane', { has: page.locator(headerSelector(title)) }).locator('.pane-body');
+  const paneBox = await body.boundingBox({ timeout: 2000 });
+  if (!paneBox || paneBox.height < 20) return null;
+  for (const el of await page.$$('iframe.webview')) {
+    const box = await el.boundingBox();
+    if (!box) continue;
+    const cx = box.x + box.width / 2;
+    const cy = box.y + box.height / 2;
+    if (cx < paneBox.x || cx > paneBox.x + paneBox.width || cy < paneBox.y || cy > paneBox.y + paneBox.height) continue;
+    const outer = await el.contentFrame();
+    for (const inner of outer?.childFrames() ?? []) {
+      const ok = await inner.evaluate(() => document.readyState === 'complete' && !!document.body && document.body.children.length > 0).catch(() => false);
+      if (ok) return inner;
+    }
+  }
+  return null;
+}
+
+const HOSTILE = '<img src=x onerror=alert(1)>';
+const HOSTILE_REPLY = `${HOSTILE}<script>alert(2)</script> 这是模型写的。`;
+
+/** The demo story, except that an instruction holding "XSS" gets hostile text from both models. */
+function hostileReply(req, demoReply) {
+  const users = (req.messages ?? []).filter((m) => m.role === 'user').map((m) => String(m.content ?? ''));
+  const scribe = !req.stream && /你是场记|You are the scribe/.test(req.system ?? '');
+  if (scribe && users.some((u) => u.includes('XSS'))) {
+    return { text: JSON.stringify({ patch: { characters: { [HOSTILE]: { status: HOSTILE, notes: '<b>bold?</b>' } }, facts: [HOSTILE_REPLY] } }) };
+  }
+  if (!scribe && (users.at(-1) ?? '').includes('XSS')) {
+    // Prose first (the scribe only runs after a turn that wrote prose), then the hostile reply.
+    if (req.messages?.at(-1)?.role === 'tool') return { text: HOSTILE_REPLY };
+    return { text: '', toolCalls: [{ name: 'append_file', arguments: JSON.stringify({ path: 'chapters/01.md', content: `\n${HOSTILE}\n` }) }] };
+  }
+  return demoReply(req);
+}
+
 /** Stops the demo and Chromium of a run in progress (for Ctrl+C). */
 let activeCleanup = null;
 
@@ -151,7 +189,7 @@ export async function runUiTests(opts = {}) {
       if (!out.trim()) throw new Error('no font covers Chinese: apt-get install -y fonts-noto-cjk');
     }, { critical: false });
     await test('the demo starts (build, .vsix, VS Code server)', async () => {
-      ctx.demo = await startDemo({ port: 0 });
+      ctx.demo = await startDemo({ port: 0, modelReply: hostileReply });
     });
     await test('the workbench loads with the sample novel', async () => {
       ctx.browser = await launchBrowser();
@@ -166,11 +204,21 @@ export async function runUiTests(opts = {}) {
     });
     await test('a chapter opens in the editor', async () => {
       const page = ctx.page;
-      await page.locator('.part.editor').click({ position: { x: 400, y: 300 } });
-      await page.keyboard.press('Control+P');
-      await page.locator('.quick-input-widget input').waitFor({ timeout: 10_000 });
-      await page.keyboard.type('01.md');
-      await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 10_000 });
+      // Quick Open's file search can be slow on a loaded machine: try a few times.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await page.locator('.part.editor').click({ position: { x: 400, y: 300 } });
+          await page.keyboard.press('Control+P');
+          await page.locator('.quick-input-widget input').waitFor({ timeout: 10_000 });
+          await page.keyboard.type('01.md');
+          await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 20_000 });
+          break;
+        } catch (err) {
+          await page.keyboard.press('Escape').catch(() => {});
+          if (attempt >= 3) throw err;
+          log(`  Quick Open found nothing yet, retrying (${attempt}/3)`);
+        }
+      }
       await page.keyboard.press('Enter');
       await page.locator('.part.editor .tab', { hasText: '01.md' }).waitFor({ timeout: 10_000 });
       await page.locator('.part.editor .view-lines').first().waitFor({ timeout: 10_000 });
@@ -220,9 +268,27 @@ export async function runUiTests(opts = {}) {
         log(`  ${view.title}: ${info.elements} elements, ${info.controls} controls, text "${info.text.slice(0, 60).replace(/\s+/g, ' ')}"`);
       }, { critical: false });
     }
+    await test('an instruction typed into the Chat webview streams a reply and writes the chapter', async () => {
+      const frame = await poll(() => webviewFrame(ctx.page, 'Chat'), { what: 'the Chat webview frame' });
+      const input = frame.locator('textarea[aria-label]').first();
+      await input.waitFor({ timeout: 10_000 });
+      await input.fill('写沈砚住店，并打听沈家。');
+      await input.press('Enter');
+      await poll(async () => /写好了/.test(await frame.locator('#log').innerText()), { what: 'the streamed reply "写好了…"', timeoutMs: 60_000 });
+      const chapter = path.join(ctx.demo.workspace, 'chapters', '01.md');
+      await poll(() => fs.readFileSync(chapter, 'utf8').includes('姓沈的人家'), { what: 'the chapter file to hold the new prose', timeoutMs: 20_000 });
+      // The scribe's patch reaches the Scene State view.
+      const state = await poll(() => webviewFrame(ctx.page, 'Scene State'), { what: 'the Scene State frame' });
+      await poll(async () => /起了疑心/.test(await state.locator('main').innerText()), { what: 'the scribe\'s patch in the Scene State view', timeoutMs: 30_000 });
+      await ctx.page.waitForTimeout(800);
+    });
     // The README shows this picture; only replace it when everything above passed.
     await test(`the screenshot is saved (${path.relative(REPO_ROOT, screenshotPath)}, ${VIEWPORT.width}x${VIEWPORT.height})`, async () => {
       if (results.failed > 0) throw new Error('not taken: an earlier check failed (see test-results/ui-failure.png)');
+      // More room for the conversation: the Worldlines view is still a placeholder.
+      const wl = paneHeader(ctx.page, 'Worldlines');
+      if ((await wl.getAttribute('aria-expanded')) === 'true') await wl.click().catch(() => {});
+      await ctx.page.waitForTimeout(800);
       // Focus the editor (no focus ring on a view header) and park the mouse (no hover tooltip).
       await ctx.page.locator('.part.editor .view-lines').first().click({ timeout: 5000 }).catch(() => {});
       await ctx.page.mouse.move(VIEWPORT.width - 5, VIEWPORT.height / 2);
@@ -234,6 +300,23 @@ export async function runUiTests(opts = {}) {
         throw new Error(`screenshot is ${size.width}x${size.height}`);
       }
     });
+    await test('model text shows literally in the Chat and Scene State views (no HTML, no script)', async () => {
+      const dialogs = [];
+      ctx.page.on('dialog', (d) => { dialogs.push(d.message()); void d.dismiss(); });
+      const chat = await poll(() => webviewFrame(ctx.page, 'Chat'), { what: 'the Chat webview frame' });
+      const input = chat.locator('textarea[aria-label]').first();
+      await input.fill('XSS 测试');
+      await input.press('Enter');
+      await poll(async () => (await chat.locator('#log').innerText()).includes(HOSTILE_REPLY.trim()), { what: 'the hostile reply shown as text', timeoutMs: 60_000 });
+      const injected = await chat.evaluate(() => document.querySelectorAll('#log img, #log script, #log b').length);
+      if (injected !== 0) throw new Error(`the chat turned model text into ${injected} element(s)`);
+      const state = await poll(() => webviewFrame(ctx.page, 'Scene State'), { what: 'the Scene State frame' });
+      await poll(async () => (await state.locator('main').innerText()).includes('<img src=x onerror=alert(1)>'), { what: 'the hostile character name shown literally', timeoutMs: 30_000 });
+      const stateInjected = await state.evaluate(() => document.querySelectorAll('main img, main script, main b').length);
+      if (stateInjected !== 0) throw new Error(`the Scene State view turned model text into ${stateInjected} element(s)`);
+      if (dialogs.length) throw new Error(`a script ran: ${dialogs.join(', ')}`);
+      await ctx.page.screenshot({ path: path.join(REPO_ROOT, 'test-results', 'ui-literal-text.png') }).catch(() => {});
+    }, { critical: false });
   };
 
   try {

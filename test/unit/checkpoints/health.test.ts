@@ -91,6 +91,9 @@ describe('checkpoints: health, damage and rebuild', function () {
     fs.rmSync(storeDir(root), { recursive: true });
     const h = await repo.health();
     assert.ok(!h.ok && /missing/.test(h.problem));
+    const c = await repo.checkpoint('t2', 's');
+    assert.ok(isCheckpointProblem(c) && /missing/.test(c.message));
+    assert.ok(!fs.existsSync(storeDir(root)), 'a handle never recreates a store behind the novelist\'s back');
   });
 
   it('a damaged index is kept aside and rebuilt; the checkpoint still succeeds', async () => {

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { createChatClient } from '../../../src/model/chatClient';
 import { applyPatch } from '../../../src/state/apply';
 import { parseScribeOutput } from '../../../src/state/scribeParse';
-import { buildScribePrompt, excerpt } from '../../../src/state/scribePrompt';
+import { buildScribePrompt, excerpt, ledgerJson, SCRIBE_ROSTER_NAMES } from '../../../src/state/scribePrompt';
 import { runScribe, SCRIBE_MAX_TOKENS, type ScribeDeps, type ScribeInput } from '../../../src/state/scribeRun';
 import type { SceneState } from '../../../src/state/types';
 import { bySystemPrompt, startModelServer, type ModelServer } from '../../fixtures/modelServer';
@@ -34,10 +34,24 @@ describe('state/buildScribePrompt', () => {
     assert.ok(p.user.includes('【本轮】\n作者的指令：\n写林砚进门避雨'));
     assert.ok(p.user.includes('本轮写进稿子的正文：\n雨越下越大，林砚推门进来。'));
     assert.ok(p.user.includes('写作助手的回复：\n我写了林砚进门的一段。'));
-    // The ledger's roster is names only (no times) and is valid JSON.
+    // The ledger's roster is names only (no times), leaves out who is already listed, and is valid JSON.
     const ledger = p.user.slice('【当前账本】\n'.length, p.user.indexOf('\n}\n') + 2);
     const parsed = JSON.parse(ledger) as { roster: { characters: string[] } };
-    assert.deepEqual(parsed.roster.characters, ['青梧', '林砚']);
+    assert.deepEqual(parsed.roster.characters, []);
+  });
+
+  it('the roster part of the ledger is bounded: the newest names only, none listed twice', () => {
+    const base = input({}).state;
+    const state = structuredClone(base);
+    for (let i = 0; i < 100; i++) state.roster.characters[`路人${i}`] = `第${i}天`;
+    for (let i = 0; i < 100; i++) state.roster.locations[`地方${i}`] = `第${i}天`;
+    const ledger = ledgerJson(state);
+    const parsed = JSON.parse(ledger) as { roster: { characters: string[]; locations: string[] } };
+    assert.equal(parsed.roster.characters.length, SCRIBE_ROSTER_NAMES);
+    assert.equal(parsed.roster.characters.at(-1), '路人99');
+    assert.ok(!parsed.roster.characters.includes('路人0'));
+    assert.equal(parsed.roster.locations.length, SCRIBE_ROSTER_NAMES);
+    for (const name of Object.keys(state.characters)) assert.ok(!parsed.roster.characters.includes(name));
   });
 
   it('the variables section appears only when the project defines variables', () => {
