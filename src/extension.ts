@@ -8,7 +8,6 @@ import { registerViews } from './views/registerViews';
 import { registerAgentCommands } from './views/agentCommands';
 import type { Views } from './views/registerViews';
 
-
 /** What the extension returns from activate(): used by the integration tests. */
 export interface WorldlineApi {
   novel(): NovelWorkspace | undefined;
@@ -16,6 +15,7 @@ export interface WorldlineApi {
   chat(): Views['chat'];
   agent(): Views['agent'];
   statusBar(): Views['statusBar'];
+  checkpoints(): Views['checkpoints'];
 }
 
 let novel: NovelWorkspace | undefined;
@@ -33,9 +33,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<Worldl
       log.error(`could not open the last session: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
-  context.subscriptions.push(...registerProjectCommands(() => novel, log));
   const views = registerViews(context, () => novel, log);
-  context.subscriptions.push(...views.disposables, ...registerAgentCommands(views));
+  context.subscriptions.push(
+    ...views.disposables,
+    ...registerProjectCommands(() => novel, log, (action) => views.agent.guard(action)),
+    ...registerAgentCommands(views),
+  );
   log.info(`Worldline activated${root ? ` for ${root.fsPath}` : ' without a folder'}`);
   return {
     novel: () => novel,
@@ -43,6 +46,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Worldl
     chat: () => views.chat,
     agent: () => views.agent,
     statusBar: () => views.statusBar,
+    checkpoints: () => views.checkpoints,
   };
 }
 

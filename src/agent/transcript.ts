@@ -67,7 +67,9 @@ export function buildTranscript(source: TranscriptSource): TranscriptMessage[] {
       for (const call of e.toolCalls ?? []) callArgs.set(call.id, { name: call.name, path: pathArg(call.arguments) });
     } else if (e.type === 'tool' && reply) {
       addTool(reply, e, callArgs.get(e.callId));
-    } else if (e.type === 'checkpoint' && reply) {
+    } else if (e.type === 'checkpoint' && reply && !reply.checkpoint) {
+      // The first checkpoint after a reply is its turn's end; a later one (taken before the next
+      // instruction, when the novelist edited by hand) belongs to no reply.
       reply.checkpoint = { entryId: e.id, commit: e.commit, changed: e.changed };
     }
   }

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { Views } from './registerViews';
 
 export function registerAgentCommands(views: Views): vscode.Disposable[] {
-  const { agent, chat } = views;
+  const { agent, chat, checkpoints } = views;
   const lastReply = () => chat.transcript().filter((m) => m.role === 'assistant').at(-1);
   return [
     vscode.commands.registerCommand('worldline.send', async (text?: string) => {
@@ -25,5 +25,10 @@ export function registerAgentCommands(views: Views): vscode.Disposable[] {
     vscode.commands.registerCommand('worldline.retry', () => agent.retry()),
     vscode.commands.registerCommand('worldline.setApiKey', (key?: string) => agent.setApiKey(key)),
     vscode.commands.registerCommand('worldline.selectModel', (model?: string) => agent.selectModel(model)),
+    vscode.commands.registerCommand('worldline.restoreProseOnly', (checkpointId?: string) => checkpoints.restore(checkpointId, false)),
+    vscode.commands.registerCommand('worldline.restoreProseAndChat', (checkpointId?: string) => checkpoints.restore(checkpointId, true)),
+    vscode.commands.registerCommand('worldline.undoRestore', () => checkpoints.undo()),
+    vscode.commands.registerCommand('worldline.showTurnChanges', (checkpointId?: string, file?: string) => checkpoints.showChanges(checkpointId, file)),
+    vscode.commands.registerCommand('worldline.rebuildCheckpoints', () => checkpoints.rebuild()),
   ];
 }

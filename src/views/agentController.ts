@@ -15,6 +15,7 @@ import { EditorManuscriptFs } from './editorFs';
 import type { NovelWorkspace } from './novel';
 import type { Log } from './log';
 import type { StateViewProvider } from './stateView';
+import type { CheckpointController } from './checkpointController';
 
 export const SECRET_KEY = 'worldline.apiKey';
 export const DEMO_MODEL = 'worldline-demo';
@@ -74,6 +75,7 @@ export class AgentController implements vscode.Disposable {
     private readonly secrets: vscode.SecretStorage,
     private readonly getNovel: () => NovelWorkspace | undefined,
     private readonly stateView: StateViewProvider,
+    private readonly checkpoints: CheckpointController,
     private readonly log: Log,
   ) {
     this.disposables.push(vscode.workspace.onDidChangeConfiguration((e) => {
@@ -136,6 +138,10 @@ export class AgentController implements vscode.Disposable {
       model: settings.model,
       opening: novel.config.opening,
       hooks: {
+        beforeTurn: async ({ kind, userEntryId }: { kind: string; userEntryId: string }) => {
+          if (kind !== 'send') await this.checkpoints.beforeRerun(session, userEntryId);
+        },
+        checkpoint: ({ userEntryId }: { userEntryId: string }) => this.checkpoints.afterTurn(session, userEntryId),
         scribe: createScribeHook({
           session, client: scribeClient, model: settings.scribeModel, opening: novel.config.opening, lang,
           hasVariables: Object.keys(novel.config.variables).length > 0,
@@ -241,7 +247,12 @@ export class AgentController implements vscode.Disposable {
   }
 
   send(text: string): Promise<TurnResult | undefined> {
-    return this.runTurn((r) => r.send(text));
+    return this.runTurn(async (r) => {
+      // The manuscript as it is before the instruction (the novelist may have edited by hand).
+      const session = this.getNovel()?.session;
+      if (session && !r.busy) await this.checkpoints.beforeSend(session);
+      return r.send(text);
+    });
   }
 
   regenerate(entryId?: string): Promise<TurnResult | undefined> {

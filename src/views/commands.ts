@@ -6,7 +6,11 @@ import { newNovelFiles } from '../project/template';
 import type { NovelWorkspace } from './novel';
 import type { Log } from './log';
 
-export function registerProjectCommands(getNovel: () => NovelWorkspace | undefined, log: Log): vscode.Disposable[] {
+/**
+ * @param idle returns false (after telling the novelist why) when a turn is running: switching
+ *   or creating sessions waits until the agent has finished writing.
+ */
+export function registerProjectCommands(getNovel: () => NovelWorkspace | undefined, log: Log, idle: (action: string) => boolean = () => true): vscode.Disposable[] {
   const withNovel = <A extends unknown[]>(fn: (novel: NovelWorkspace, ...args: A) => Promise<unknown>) =>
     async (...args: A) => {
       const novel = getNovel();
@@ -27,6 +31,7 @@ export function registerProjectCommands(getNovel: () => NovelWorkspace | undefin
   return [
     vscode.commands.registerCommand('worldline.initializeNovel', withNovel(initializeNovel)),
     vscode.commands.registerCommand('worldline.newSession', withNovel(async (novel, title?: string) => {
+      if (!idle(vscode.l10n.t('start a new session'))) return undefined;
       const name = title ?? await vscode.window.showInputBox({
         title: vscode.l10n.t('New Session'),
         prompt: vscode.l10n.t('A name for the new conversation'),
@@ -37,6 +42,7 @@ export function registerProjectCommands(getNovel: () => NovelWorkspace | undefin
       return session.header.id;
     })),
     vscode.commands.registerCommand('worldline.switchSession', withNovel(async (novel, id?: string) => {
+      if (!idle(vscode.l10n.t('switch sessions'))) return undefined;
       let target = id;
       if (!target) {
         const sessions = (await novel.library.list()).sort((a, b) => b.modified - a.modified);
@@ -68,6 +74,7 @@ export function registerProjectCommands(getNovel: () => NovelWorkspace | undefin
       return name.trim();
     })),
     vscode.commands.registerCommand('worldline.restoreSessionFromBackup', withNovel(async (novel, file?: string) => {
+      if (!idle(vscode.l10n.t('restore a session'))) return undefined;
       let chosen = file;
       if (!chosen) {
         const backups = await novel.library.backups();

@@ -17,6 +17,7 @@ export class NovelWorkspace implements vscode.Disposable {
   private readonly sessionChanged = new vscode.EventEmitter<Session | undefined>();
   private readonly treeChanged = new vscode.EventEmitter<Session>();
   private readonly configChanged = new vscode.EventEmitter<LoadedConfig>();
+  private readonly navigated = new vscode.EventEmitter<{ session: Session; from: string | null; to: string | null }>();
   private warnedReadOnly = false;
 
   /** Fires when another session becomes current (or none). */
@@ -24,9 +25,11 @@ export class NovelWorkspace implements vscode.Disposable {
   /** Fires after every append or navigation in the current session. */
   readonly onDidChangeTree = this.treeChanged.event;
   readonly onDidChangeConfig = this.configChanged.event;
+  /** Fires when the leaf moved without an append (variant, branch here, restore, load). */
+  readonly onDidNavigate = this.navigated.event;
 
   constructor(readonly root: vscode.Uri, private readonly log: Log) {
-    this.disposables.push(this.sessionChanged, this.treeChanged, this.configChanged);
+    this.disposables.push(this.sessionChanged, this.treeChanged, this.configChanged, this.navigated);
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(root, CONFIG_FILE));
     const reload = () => void this.reloadConfig(true);
     this.disposables.push(watcher, watcher.onDidChange(reload), watcher.onDidCreate(reload), watcher.onDidDelete(reload));
@@ -140,7 +143,13 @@ export class NovelWorkspace implements vscode.Disposable {
       await this.sessionInstance.close();
     }
     this.sessionInstance = session;
-    this.sessionListener = session.onDidChange(() => this.treeChanged.fire(session));
+    let leaf = session.leafId;
+    this.sessionListener = session.onDidChange((change) => {
+      const from = leaf;
+      leaf = session.leafId;
+      if (change.kind === 'navigate' && from !== leaf) this.navigated.fire({ session, from, to: leaf });
+      this.treeChanged.fire(session);
+    });
     if (!session.readOnly) await this.library.setCurrent(session.header.id);
     if (session.readOnly && !this.warnedReadOnly) {
       this.warnedReadOnly = true;

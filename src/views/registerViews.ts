@@ -6,6 +6,7 @@ import { StateViewProvider } from './stateView';
 import { ChatViewProvider } from './chatView';
 import { AgentController } from './agentController';
 import { WorldlineStatusBar } from './statusBar';
+import { CheckpointController } from './checkpointController';
 import type { NovelWorkspace } from './novel';
 import type { Log } from './log';
 
@@ -15,13 +16,17 @@ export interface Views {
   chat: ChatViewProvider;
   agent: AgentController;
   statusBar: WorldlineStatusBar;
+  checkpoints: CheckpointController;
 }
 
 export function registerViews(context: vscode.ExtensionContext, getNovel: () => NovelWorkspace | undefined, log: Log): Views {
   const extensionUri = context.extensionUri;
   const lang = () => (getNovel()?.language === 'zh' ? 'zh-CN' : 'en');
   const state = new StateViewProvider(extensionUri, getNovel, log);
-  const agent = new AgentController(context.secrets, getNovel, state, log);
+  let busy = () => false;
+  const checkpoints = new CheckpointController(getNovel, log, () => busy());
+  const agent = new AgentController(context.secrets, getNovel, state, checkpoints, log);
+  busy = () => agent.busy;
   const chat = new ChatViewProvider(extensionUri, getNovel, agent, log);
   const statusBar = new WorldlineStatusBar(getNovel, agent);
   agent.onTurnEnd = () => void statusBar.turnEnded();
@@ -33,7 +38,7 @@ export function registerViews(context: vscode.ExtensionContext, getNovel: () => 
   }), lang);
 
   const disposables: vscode.Disposable[] = [
-    state, agent, chat, statusBar, worldlines,
+    state, agent, chat, statusBar, worldlines, checkpoints,
     vscode.window.registerWebviewViewProvider('worldline.chat', chat),
     vscode.window.registerWebviewViewProvider('worldline.state', state),
     vscode.window.registerWebviewViewProvider('worldline.worldlines', worldlines),
@@ -43,8 +48,15 @@ export function registerViews(context: vscode.ExtensionContext, getNovel: () => 
     disposables.push(
       novel.onDidChangeSession(() => { agent.sessionChanged(); chat.refresh(); state.refresh(); }),
       novel.onDidChangeTree(() => { chat.refresh(); state.refresh(); }),
-      novel.onDidChangeConfig(() => { chat.refresh(); state.refresh(); statusBar.render(); void statusBar.count(); }),
+      novel.onDidChangeConfig(() => {
+        chat.refresh(); state.refresh(); statusBar.render(); void statusBar.count();
+        checkpoints.setGlobs(novel.config.manuscript);
+      }),
+      novel.onDidNavigate(({ session, from }) => void checkpoints.followBranch(session, from).catch((err: unknown) => {
+        log.warn(`prose did not follow the branch: ${err instanceof Error ? err.message : String(err)}`);
+      })),
     );
+    void checkpoints.checkHealth().catch((err: unknown) => log.warn(`checkpoint health check failed: ${String(err)}`));
   }
-  return { disposables, state, chat, agent, statusBar };
+  return { disposables, state, chat, agent, statusBar, checkpoints };
 }

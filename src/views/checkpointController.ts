@@ -1,0 +1,366 @@
+// Checkpoints in VS Code: a shadow-git checkpoint at the end of every agent turn, the two restores
+// (prose only; prose and chat) with Undo, "prose follows the branch", and Show Turn Changes in the
+// diff editor. Before anything is written to disk, manuscript editors with unsaved changes are
+// saved or the restore is cancelled: nothing the novelist typed is silently overwritten.
+import * as vscode from 'vscode';
+import * as path from 'node:path';
+import { ShadowRepo, isCheckpointProblem, type RestoreResult } from '../checkpoints';
+import { isManuscriptFile } from '../agent/manuscript';
+import type { CheckpointEntry } from '../session/entries';
+import type { Session } from '../session/session';
+import type { NovelWorkspace } from './novel';
+import type { Log } from './log';
+
+export const CHECKPOINT_SCHEME = 'worldline-checkpoint';
+
+export type DirtyChoice = 'save' | 'cancel';
+/** Asks the novelist what to do with unsaved manuscript editors (a modal; tests replace it). */
+export type DirtyPrompt = (files: string[]) => Promise<DirtyChoice>;
+export type FollowSetting = 'ask' | 'always' | 'never';
+
+interface LastRestore {
+  /** Where the leaf was before a prose-and-chat restore moved it (undo moves it back). */
+  leafBefore?: string | null;
+  session?: Session;
+}
+
+export class CheckpointController implements vscode.Disposable, vscode.TextDocumentContentProvider {
+  private repo: ShadowRepo | undefined;
+  private opening: Promise<ShadowRepo | undefined> | undefined;
+  private unavailable: string | undefined;
+  private last: LastRestore | undefined;
+  /** Set while we move the leaf ourselves, so "prose follows the branch" does not react to it. */
+  private navigatingSelf = false;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly contentChanged = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.contentChanged.event;
+  prompt: DirtyPrompt = defaultDirtyPrompt;
+  /** Asks whether the prose should follow a branch change (setting "ask"); tests replace it. */
+  followPrompt: (changed: number) => Promise<boolean> = defaultFollowPrompt;
+
+  constructor(
+    private readonly getNovel: () => NovelWorkspace | undefined,
+    private readonly log: Log,
+    private readonly isBusy: () => boolean,
+  ) {
+    this.disposables.push(this.contentChanged, vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, this));
+  }
+
+  /** Opens the shadow repo once; later calls reuse it. Undefined when checkpoints are off. */
+  async store(): Promise<ShadowRepo | undefined> {
+    if (this.repo) return this.repo;
+    if (this.unavailable) return undefined;
+    const novel = this.getNovel();
+    if (!novel) return undefined;
+    this.opening ??= (async () => {
+      const opened = await ShadowRepo.open(novel.root.fsPath, { globs: novel.config.manuscript, log: (m) => this.log.info(m) });
+      if (isCheckpointProblem(opened)) {
+        this.unavailable = opened.message;
+        this.log.warn(opened.message);
+        const rebuild = vscode.l10n.t('Rebuild Checkpoints');
+        void vscode.window.showWarningMessage(opened.message, ...(opened.kind === 'corrupt' ? [rebuild] : [])).then((pick) => {
+          if (pick === rebuild) void vscode.commands.executeCommand('worldline.rebuildCheckpoints');
+        });
+        return undefined;
+      }
+      this.repo = opened;
+      return opened;
+    })().finally(() => {
+      this.opening = undefined;
+    });
+    return this.opening;
+  }
+
+  /** On start: a missing or damaged store is reported with the way out. Never blocks activation. */
+  async checkHealth(): Promise<void> {
+    const novel = this.getNovel();
+    if (!novel || !(await novel.hasProjectFile())) return;
+    const repo = await this.store();
+    if (!repo || repo.created) return;
+    const health = await repo.health();
+    if (!health.ok) {
+      this.log.warn(health.problem);
+      const rebuild = vscode.l10n.t('Rebuild Checkpoints');
+      const pick = await vscode.window.showWarningMessage(health.problem, rebuild);
+      if (pick === rebuild) await this.rebuild();
+    }
+  }
+
+  async rebuild(): Promise<boolean> {
+    const novel = this.getNovel();
+    if (!novel) return false;
+    try {
+      this.repo = await ShadowRepo.rebuild(novel.root.fsPath, { globs: novel.config.manuscript, log: (m) => this.log.info(m) });
+      this.unavailable = undefined;
+      const aside = this.repo.movedAside ? path.relative(novel.root.fsPath, this.repo.movedAside) : undefined;
+      void vscode.window.showInformationMessage(aside
+        ? vscode.l10n.t('Checkpoints rebuilt from the current manuscript. The old store was kept in {0}.', aside)
+        : vscode.l10n.t('Checkpoints rebuilt from the current manuscript.'));
+      return true;
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      this.log.error(message);
+      void vscode.window.showErrorMessage(message);
+      return false;
+    }
+  }
+
+  setGlobs(globs: string[]): void {
+    try {
+      this.repo?.setGlobs(globs);
+    } catch (err) {
+      this.log.warn(`checkpoints: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /**
+   * Appends a `checkpoint` entry for the manuscript as it is now. Used at the end of a turn, and
+   * before an instruction when the manuscript changed since the last checkpoint on the branch (so
+   * every turn has an exact "before"). Failures are logged; they never block writing.
+   */
+  async record(session: Session, turnId: string, onlyIfChanged: boolean): Promise<CheckpointEntry | undefined> {
+    const repo = await this.store();
+    if (!repo || session.readOnly) return undefined;
+    await this.saveDirtyManuscript();
+    const result = await repo.checkpoint(turnId, session.header.id);
+    if (isCheckpointProblem(result)) {
+      this.log.warn(`checkpoint skipped: ${result.message}`);
+      return undefined;
+    }
+    const previous = session.lastOnPath('checkpoint');
+    if (onlyIfChanged && previous && previous.commit === result.commit) return undefined;
+    if (onlyIfChanged && !previous && result.changed.length === 0 && !repo.created) return undefined;
+    return (await session.append({ type: 'checkpoint', commit: result.commit, ref: result.ref, changed: result.changed })) as CheckpointEntry;
+  }
+
+  /** The turn's end: the hook the TurnRunner awaits before the scribe. */
+  async afterTurn(session: Session, userEntryId: string): Promise<void> {
+    await this.record(session, userEntryId, false);
+  }
+
+  /** Before a new instruction: pins the manuscript as it is, when it moved since the last checkpoint. */
+  async beforeSend(session: Session): Promise<void> {
+    try {
+      await this.record(session, `before-${Date.now().toString(36)}`, true);
+    } catch (err) {
+      this.log.warn(`checkpoint before the turn failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /**
+   * Regenerate / edit-as-branch / retry: the prose goes back to the checkpoint before that turn, so
+   * every variant starts from the same text. No checkpoint on the path: nothing to return to.
+   */
+  async beforeRerun(session: Session, userEntryId: string): Promise<void> {
+    const entry = session.get(userEntryId);
+    if (!entry) return;
+    const before = session.lastOnPath('checkpoint', entry.parentId);
+    if (!before) return;
+    const result = await this.restoreCommit(before.commit, { quiet: true });
+    if (result === 'cancelled') throw new Error(vscode.l10n.t('Regenerate was cancelled: unsaved changes in a chapter were kept.'));
+  }
+
+  /** The checkpoint entry of a turn, from any entry id of that turn (or the entry itself). */
+  private checkpointFor(session: Session, entryId: string | undefined): CheckpointEntry | undefined {
+    if (!entryId) return session.lastOnPath('checkpoint');
+    const entry = session.get(entryId);
+    if (entry?.type === 'checkpoint') return entry;
+    return undefined;
+  }
+
+  /** Restore Prose Only (withChat false) or Restore Prose and Chat (withChat true). */
+  async restore(checkpointEntryId: string | undefined, withChat: boolean): Promise<RestoreResult | 'cancelled' | undefined> {
+    const novel = this.getNovel();
+    const session = novel?.session;
+    if (!novel || !session) return undefined;
+    if (this.isBusy()) {
+      void vscode.window.showWarningMessage(vscode.l10n.t('Wait until the agent has finished writing, or stop it, before restoring.'));
+      return undefined;
+    }
+    const target = this.checkpointFor(session, checkpointEntryId);
+    if (!target) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('There is no checkpoint to restore yet: one is taken at the end of every agent turn.'));
+      return undefined;
+    }
+    const leafBefore = session.leafId;
+    const result = await this.restoreCommit(target.commit, { quiet: false });
+    if (result === 'cancelled' || result === undefined) return result;
+    this.last = { session };
+    if (withChat) {
+      this.last.leafBefore = leafBefore;
+      await this.navigateQuietly(session, target.id);
+    }
+    this.report(result, withChat);
+    return result;
+  }
+
+  async undo(): Promise<RestoreResult | 'cancelled' | undefined> {
+    const repo = await this.store();
+    if (!repo) return undefined;
+    if (this.isBusy()) {
+      void vscode.window.showWarningMessage(vscode.l10n.t('Wait until the agent has finished writing, or stop it, before restoring.'));
+      return undefined;
+    }
+    if ((await this.saveOrCancel()) === 'cancel') return 'cancelled';
+    const result = await repo.undoLastRestore();
+    if (!result) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('There is no restore to undo.'));
+      return undefined;
+    }
+    const last = this.last;
+    this.last = undefined;
+    if (last?.session && last.leafBefore !== undefined && last.session === this.getNovel()?.session) {
+      await this.navigateQuietly(last.session, last.leafBefore);
+    }
+    void vscode.window.showInformationMessage(vscode.l10n.t('Restore undone: {0} file(s) written, {1} removed.', result.written.length, result.deleted.length));
+    return result;
+  }
+
+  /**
+   * "Prose follows the branch": after the leaf moved (variant, branch here, a save), bring the
+   * manuscript to the last checkpoint on the new path — always, never, or after asking.
+   */
+  async followBranch(session: Session, previousLeaf: string | null): Promise<void> {
+    if (this.navigatingSelf || this.isBusy() || session.readOnly) return;
+    const setting = vscode.workspace.getConfiguration('worldline').get<FollowSetting>('proseFollowsBranch', 'ask');
+    if (setting === 'never') return;
+    const now = session.lastOnPath('checkpoint');
+    const before = session.lastOnPath('checkpoint', previousLeaf);
+    if (!now || now.commit === before?.commit) return;
+    const repo = await this.store();
+    if (!repo) return;
+    const changed = await repo.changedFiles(now.commit).catch(() => []);
+    if (changed.length === 0) return;
+    if (setting === 'ask' && !(await this.followPrompt(changed.length))) return;
+    const result = await this.restoreCommit(now.commit, { quiet: false });
+    if (result && result !== 'cancelled') {
+      this.last = { session };
+      this.report(result, false);
+    }
+  }
+
+  private async navigateQuietly(session: Session, leaf: string | null): Promise<void> {
+    this.navigatingSelf = true;
+    try {
+      await session.navigate(leaf);
+    } finally {
+      this.navigatingSelf = false;
+    }
+  }
+
+  /** The manuscript becomes `commit`'s; unsaved manuscript editors are saved first, or nothing happens. */
+  private async restoreCommit(commit: string, opts: { quiet: boolean }): Promise<RestoreResult | 'cancelled' | undefined> {
+    const repo = await this.store();
+    if (!repo) {
+      if (!opts.quiet) void vscode.window.showWarningMessage(this.unavailable ?? vscode.l10n.t('Checkpoints are not available.'));
+      return undefined;
+    }
+    if ((await this.saveOrCancel()) === 'cancel') return 'cancelled';
+    // Open editors of restored files are not dirty now (saved above): VS Code reloads them from disk.
+    return repo.restore(commit);
+  }
+
+  /** Manuscript documents with unsaved changes: ask, then save them all, or cancel. */
+  private async saveOrCancel(): Promise<DirtyChoice> {
+    const dirty = this.dirtyManuscript();
+    if (dirty.length === 0) return 'save';
+    const choice = await this.prompt(dirty.map((d) => vscode.workspace.asRelativePath(d.uri, false)));
+    if (choice === 'cancel') return 'cancel';
+    for (const doc of dirty) {
+      if (!(await doc.save())) return 'cancel';
+    }
+    return 'save';
+  }
+
+  /** Before a checkpoint the agent's own edits are on disk already; this catches anything left. */
+  private async saveDirtyManuscript(): Promise<void> {
+    for (const doc of this.dirtyManuscript()) await doc.save();
+  }
+
+  private dirtyManuscript(): vscode.TextDocument[] {
+    const novel = this.getNovel();
+    if (!novel) return [];
+    return vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'file' && this.isManuscript(novel, d.uri));
+  }
+
+  private isManuscript(novel: NovelWorkspace, uri: vscode.Uri): boolean {
+    const rel = path.relative(novel.root.fsPath, uri.fsPath).split(path.sep).join('/');
+    return !rel.startsWith('..') && !path.isAbsolute(rel) && isManuscriptFile(rel, novel.config.manuscript);
+  }
+
+  private report(result: RestoreResult, withChat: boolean): void {
+    const undo = vscode.l10n.t('Undo');
+    const text = withChat
+      ? vscode.l10n.t('Prose and chat restored: {0} file(s) written, {1} removed.', result.written.length, result.deleted.length)
+      : vscode.l10n.t('Prose restored: {0} file(s) written, {1} removed. The chat stays where it is.', result.written.length, result.deleted.length);
+    this.log.info(`${text} written: ${result.written.join(', ') || '-'}; removed: ${result.deleted.join(', ') || '-'}`);
+    void vscode.window.showInformationMessage(text, undo).then((pick) => {
+      if (pick === undo) void this.undo();
+    });
+  }
+
+  /** Show Turn Changes: the turn's checkpoint against the one before it, in the diff editor. */
+  async showChanges(checkpointEntryId: string | undefined, file?: string): Promise<number> {
+    const novel = this.getNovel();
+    const session = novel?.session;
+    if (!novel || !session) return 0;
+    const target = this.checkpointFor(session, checkpointEntryId);
+    const repo = await this.store();
+    if (!target || !repo) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('There is no checkpoint to compare yet: one is taken at the end of every agent turn.'));
+      return 0;
+    }
+    const previous = session.lastOnPath('checkpoint', target.parentId);
+    const changes = previous ? await repo.changedFiles(previous.commit, target.commit) : target.changed.map((p) => ({ path: p, status: 'A' as const }));
+    if (changes.length === 0) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('This turn changed no manuscript file.'));
+      return 0;
+    }
+    let pick = file ? changes.find((c) => c.path === file) : changes.length === 1 ? changes[0] : undefined;
+    if (!pick) {
+      const chosen = await vscode.window.showQuickPick(changes.map((c) => ({ label: c.path, description: c.status, change: c })), { title: vscode.l10n.t('Show Turn Changes') });
+      pick = chosen?.change;
+    }
+    if (!pick) return changes.length;
+    const left = previous ? checkpointUri(previous.commit, pick.path) : checkpointUri('empty', pick.path);
+    const right = checkpointUri(target.commit, pick.path);
+    await vscode.commands.executeCommand('vscode.diff', left, right, vscode.l10n.t('{0} (this turn\'s changes)', pick.path), { preview: true });
+    return changes.length;
+  }
+
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const [, commit, ...rest] = uri.path.split('/');
+    const file = decodeURIComponent(rest.join('/'));
+    if (!commit || commit === 'empty') return '';
+    const repo = await this.store();
+    return (repo && (await repo.readAt(commit, file))) ?? '';
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+export function checkpointUri(commit: string, file: string): vscode.Uri {
+  return vscode.Uri.from({ scheme: CHECKPOINT_SCHEME, path: `/${commit}/${file.split('/').map(encodeURIComponent).join('/')}` });
+}
+
+async function defaultDirtyPrompt(files: string[]): Promise<DirtyChoice> {
+  const save = vscode.l10n.t('Save and Restore');
+  const pick = await vscode.window.showWarningMessage(
+    vscode.l10n.t('These chapters have unsaved changes: {0}. Save them first? (They stay recoverable: Undo brings them back.)', files.join(', ')),
+    { modal: true },
+    save,
+  );
+  return pick === save ? 'save' : 'cancel';
+}
+
+async function defaultFollowPrompt(changed: number): Promise<boolean> {
+  const yes = vscode.l10n.t('Bring the Prose Along');
+  const pick = await vscode.window.showInformationMessage(
+    vscode.l10n.t('This branch has different prose ({0} file(s) differ). Bring the manuscript to this branch? Your current text stays recoverable with Undo.', changed),
+    yes,
+    vscode.l10n.t('Keep the Current Prose'),
+  );
+  return pick === yes;
+}

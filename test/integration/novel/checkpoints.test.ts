@@ -1,0 +1,112 @@
+// Checkpoints inside a real VS Code: a turn rewrites a chapter that is open with unsaved edits;
+// Restore Prose Only asks first, brings the chapter back and leaves the chat where it is; Undo
+// returns the new text. Real git in the workspace copy, the test model server over HTTP.
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { WorldlineApi } from '../../../src/extension';
+import type { CheckpointEntry } from '../../../src/session/entries';
+import { startModelServer, type ModelServer, type RecordedRequest } from '../../fixtures/modelServer';
+
+async function api(): Promise<WorldlineApi> {
+  const ext = vscode.extensions.getExtension<WorldlineApi>('worldline.worldline');
+  assert.ok(ext);
+  return ext.activate();
+}
+
+const isScribe = (r: RecordedRequest) => (r.system ?? '').includes('你是场记') || (r.system ?? '').includes('You are the scribe');
+
+async function typeAtEnd(editor: vscode.TextEditor, text: string): Promise<void> {
+  const end = editor.document.lineAt(editor.document.lineCount - 1).range.end;
+  assert.ok(await editor.edit((b) => b.insert(end, text)));
+}
+
+describe('Checkpoints in a real VS Code', function () {
+  let server: ModelServer;
+  const asked: string[][] = [];
+  const chapterRel = 'chapters/01.md';
+  let chapter: string;
+
+  before(async () => {
+    server = await startModelServer();
+    server.route(isScribe, { text: '{"patch":{}}' }, 'scribe');
+    const config = vscode.workspace.getConfiguration('worldline');
+    await config.update('baseUrl', server.url, vscode.ConfigurationTarget.Workspace);
+    await config.update('model', 'test-model', vscode.ConfigurationTarget.Workspace);
+    const worldline = await api();
+    await vscode.commands.executeCommand('worldline.newSession', 'checkpoint test');
+    worldline.checkpoints().prompt = async (files) => { asked.push(files); return 'save'; };
+    worldline.checkpoints().followPrompt = async () => false;
+    chapter = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'chapters', '01.md');
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await server.close();
+  });
+
+  it('a turn rewrites a chapter open with unsaved edits; Restore Prose Only asks, restores it, keeps the chat; Undo brings the new text back', async () => {
+    const worldline = await api();
+    const session = worldline.novel()!.session!;
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(chapter), { preview: false });
+    await typeAtEnd(editor, '\n【作者未保存的一句】\n');
+    assert.ok(editor.document.isDirty);
+    const beforeTurn = editor.document.getText();
+
+    server.enqueue(
+      { toolCalls: [{ name: 'write_file', arguments: JSON.stringify({ path: chapterRel, content: '# 第一章 雨夜（重写）\n\n全新的一章。\n' }) }] },
+      { text: '整章重写好了。' },
+    );
+    const result = await worldline.agent().send('把第一章整章重写。');
+    assert.equal(result?.status, 'done', result?.error);
+    await result?.scribeDone;
+    const rewritten = fs.readFileSync(chapter, 'utf8');
+    assert.equal(rewritten, '# 第一章 雨夜（重写）\n\n全新的一章。\n');
+    assert.equal(editor.document.getText(), rewritten, 'the open editor shows the agent\'s text');
+
+    // Checkpoints on the branch: one before the instruction (with the novelist's text), one at the turn's end.
+    const checkpoints = session.path().filter((e): e is CheckpointEntry => e.type === 'checkpoint');
+    assert.ok(checkpoints.length >= 2);
+    const [before, after] = checkpoints.slice(-2) as [CheckpointEntry, CheckpointEntry];
+    assert.deepEqual(after.changed, [chapterRel]);
+    const reply = worldline.chat().transcript().at(-1)!;
+    assert.equal(reply.checkpoint?.entryId, after.id, 'the reply offers its turn\'s checkpoint');
+
+    // The novelist types again, then restores the prose to before the turn.
+    await typeAtEnd(editor, '\n【重写后又加的一句】\n');
+    const leaf = session.leafId;
+    const restored = await vscode.commands.executeCommand<unknown>('worldline.restoreProseOnly', before.id);
+    assert.ok(restored && restored !== 'cancelled');
+    assert.deepEqual(asked, [[chapterRel]], 'asked about the unsaved chapter first');
+    assert.equal(fs.readFileSync(chapter, 'utf8'), beforeTurn, 'the chapter is back as it was before the turn');
+    assert.equal(session.leafId, leaf, 'the chat stays where it is');
+
+    const undone = await vscode.commands.executeCommand<unknown>('worldline.undoRestore');
+    assert.ok(undone && undone !== 'cancelled');
+    assert.equal(fs.readFileSync(chapter, 'utf8'), `${rewritten}\n【重写后又加的一句】\n`, 'Undo returns the new text, the later edit included');
+  });
+
+  it('Restore Prose and Chat moves the leaf to the checkpoint; Show Turn Changes opens the diff editor', async () => {
+    const worldline = await api();
+    const session = worldline.novel()!.session!;
+    const checkpoints = session.path().filter((e): e is CheckpointEntry => e.type === 'checkpoint');
+    const before = checkpoints.at(-2)!;
+    const after = checkpoints.at(-1)!;
+    const restored = await vscode.commands.executeCommand<unknown>('worldline.restoreProseAndChat', before.id);
+    assert.ok(restored && restored !== 'cancelled');
+    assert.equal(session.leafId, before.id);
+    assert.ok(!session.path().some((e) => e.id === after.id), 'the turn after it is off the branch now');
+    await vscode.commands.executeCommand('worldline.undoRestore');
+    assert.ok(session.path().some((e) => e.id === after.id), 'Undo moves the leaf back');
+
+    const count = await vscode.commands.executeCommand<number>('worldline.showTurnChanges', after.id);
+    assert.equal(count, 1);
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+    assert.ok(tab?.input instanceof vscode.TabInputTextDiff, 'a diff editor is open');
+    const input = tab.input as vscode.TabInputTextDiff;
+    assert.equal(input.modified.scheme, 'worldline-checkpoint');
+    const right = await vscode.workspace.openTextDocument(input.modified);
+    assert.match(right.getText(), /全新的一章/);
+  });
+});
