@@ -36,31 +36,42 @@ async function unit() {
 async function integration() {
   const { runIntegration } = await import('./vscode/run-integration.mjs');
   const results = { passed: 0, failed: 0, failures: [] };
-  // Each suite folder runs in its own window with its own workspace.
+  // Each suite folder runs in its own window. "reopen" opens the folder the previous suite wrote
+  // to in a new window: a reload, as the novelist would do it.
   const suites = [
     { name: 'empty folder', tests: 'out/test/integration/index.js', fixture: null },
     { name: 'sample novel', tests: 'out/test/integration/novel/index.js', fixture: 'examples/sample-novel' },
+    { name: 'sample novel, reopened', tests: 'out/test/integration/reopen/index.js', reuse: true },
   ];
-  for (const suite of suites) {
-    const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'worldline-it-'));
-    if (suite.fixture) fs.cpSync(path.join(repo, suite.fixture), workspace, { recursive: true });
-    try {
-      const r = await runIntegration({
-        extensionDevelopmentPath: repo,
-        extensionTestsPath: path.join(repo, suite.tests),
-        workspace,
-        env: {},
-        copyWorkspace: false,
-      });
-      results.passed += r.passed;
-      results.failed += r.failed;
-      results.failures.push(...r.failures);
-    } catch (err) {
-      results.failed += 1;
-      results.failures.push(`${suite.name}: ${err && err.message}`);
-    } finally {
-      fs.rmSync(workspace, { recursive: true, force: true });
+  const made = [];
+  let previous = null;
+  try {
+    for (const suite of suites) {
+      let workspace = previous;
+      if (!suite.reuse || !workspace) {
+        workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'worldline-it-'));
+        made.push(workspace);
+        if (suite.fixture) fs.cpSync(path.join(repo, suite.fixture), workspace, { recursive: true });
+      }
+      previous = workspace;
+      try {
+        const r = await runIntegration({
+          extensionDevelopmentPath: repo,
+          extensionTestsPath: path.join(repo, suite.tests),
+          workspace,
+          env: {},
+          copyWorkspace: false,
+        });
+        results.passed += r.passed;
+        results.failed += r.failed;
+        results.failures.push(...r.failures);
+      } catch (err) {
+        results.failed += 1;
+        results.failures.push(`${suite.name}: ${err && err.message}`);
+      }
     }
+  } finally {
+    for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
   }
   return results;
 }

@@ -16,6 +16,7 @@ export interface WorldlineApi {
   agent(): Views['agent'];
   statusBar(): Views['statusBar'];
   checkpoints(): Views['checkpoints'];
+  worldlines(): Views['worldlines'];
 }
 
 let novel: NovelWorkspace | undefined;
@@ -47,6 +48,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Worldl
     agent: () => views.agent,
     statusBar: () => views.statusBar,
     checkpoints: () => views.checkpoints,
+    worldlines: () => views.worldlines,
   };
 }
 

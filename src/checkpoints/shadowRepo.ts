@@ -219,6 +219,16 @@ export class ShadowRepo {
     });
   }
 
+  /** The manuscript paths a checkpoint holds (POSIX, relative), e.g. to export the book as it stood. */
+  async filesAt(commit: string): Promise<string[]> {
+    checkCommitId(commit);
+    return this.exclusive(async () => {
+      const c = await this.resolve(commit);
+      const out = await this.runner.run(['ls-tree', '-r', '-z', '--name-only', c.tree]);
+      return out.split('\0').filter((p) => p !== '' && isSafeRelative(p));
+    });
+  }
+
   /** A file's text at a checkpoint (for a read-only diff view), or undefined when it has no such file. */
   async readAt(commit: string, file: string): Promise<string | undefined> {
     checkCommitId(commit);

@@ -1,9 +1,10 @@
 // Palette commands for the agent: send, regenerate, variants, stop, retry, key and model.
 import * as vscode from 'vscode';
 import type { Views } from './registerViews';
+import { saveIdOf, worldlineIdOf } from './worldlinesTree';
 
 export function registerAgentCommands(views: Views): vscode.Disposable[] {
-  const { agent, chat, checkpoints } = views;
+  const { agent, chat, checkpoints, worldlines } = views;
   const lastReply = () => chat.transcript().filter((m) => m.role === 'assistant').at(-1);
   return [
     vscode.commands.registerCommand('worldline.send', async (text?: string) => {
@@ -30,5 +31,11 @@ export function registerAgentCommands(views: Views): vscode.Disposable[] {
     vscode.commands.registerCommand('worldline.undoRestore', () => checkpoints.undo()),
     vscode.commands.registerCommand('worldline.showTurnChanges', (checkpointId?: string, file?: string) => checkpoints.showChanges(checkpointId, file)),
     vscode.commands.registerCommand('worldline.rebuildCheckpoints', () => checkpoints.rebuild()),
+    vscode.commands.registerCommand('worldline.savePoint', (name?: string) => worldlines.savePoint(typeof name === 'string' ? name : undefined)),
+    vscode.commands.registerCommand('worldline.loadSave', (arg?: unknown) => worldlines.loadSave(saveIdOf(arg))),
+    vscode.commands.registerCommand('worldline.renameWorldline', (arg?: unknown, name?: string) => worldlines.renameWorldline(worldlineIdOf(arg), name)),
+    vscode.commands.registerCommand('worldline.deleteSave', (arg?: unknown) => worldlines.deleteSave(saveIdOf(arg))),
+    vscode.commands.registerCommand('worldline.compareSaves', (a?: unknown, b?: unknown, file?: string) => worldlines.compareSaves(saveIdOf(a), saveIdOf(b), file)),
+    vscode.commands.registerCommand('worldline.exportWorldline', (arg?: unknown, target?: vscode.Uri) => worldlines.exportWorldline(saveIdOf(arg), target)),
   ];
 }

@@ -64,6 +64,7 @@ export class AgentController implements vscode.Disposable {
   private phaseValue: TurnPhase = 'idle';
   private streamValue: StreamView | undefined;
   private noticeValue: Notice | undefined;
+  private lastScribe: Promise<unknown> | undefined;
   private readonly changed = new vscode.EventEmitter<'render' | 'stream' | 'phase'>();
   private readonly disposables: vscode.Disposable[] = [this.changed];
   /** Fires when the chat should re-render ('render'), show streamed text ('stream'), or the phase changed. */
@@ -226,6 +227,7 @@ export class AgentController implements vscode.Disposable {
     this.log.info(`turn ${result.status}: ${result.changes.length} file change(s)`);
     this.onTurnEnd?.(result);
     if (result.scribeDone) {
+      this.lastScribe = result.scribeDone;
       void result.scribeDone.then((outcome) => {
         const at = new Date().toISOString();
         if (outcome) {
@@ -244,6 +246,11 @@ export class AgentController implements vscode.Disposable {
     }
     this.changed.fire('render');
     return result;
+  }
+
+  /** Resolves when the last turn's scribe has finished (a save waits for it: DESIGN.md). */
+  async scribeIdle(): Promise<void> {
+    await this.lastScribe;
   }
 
   send(text: string): Promise<TurnResult | undefined> {

@@ -9,6 +9,7 @@ import { isManuscriptFile } from '../agent/manuscript';
 import type { CheckpointEntry } from '../session/entries';
 import type { Session } from '../session/session';
 import type { NovelWorkspace } from './novel';
+import { waitForDocumentsToMatchDisk } from './docSync';
 import type { Log } from './log';
 
 export const CHECKPOINT_SCHEME = 'worldline-checkpoint';
@@ -170,39 +171,61 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
 
   /** Restore Prose Only (withChat false) or Restore Prose and Chat (withChat true). */
   async restore(checkpointEntryId: string | undefined, withChat: boolean): Promise<RestoreResult | 'cancelled' | undefined> {
-    const novel = this.getNovel();
-    const session = novel?.session;
-    if (!novel || !session) return undefined;
-    if (this.isBusy()) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('Wait until the agent has finished writing, or stop it, before restoring.'));
-      return undefined;
-    }
+    const session = this.getNovel()?.session;
+    if (!session) return undefined;
     const target = this.checkpointFor(session, checkpointEntryId);
     if (!target) {
       void vscode.window.showInformationMessage(vscode.l10n.t('There is no checkpoint to restore yet: one is taken at the end of every agent turn.'));
       return undefined;
     }
+    return this.restoreAt(session, target, withChat ? target.id : undefined);
+  }
+
+  /**
+   * Loading a save: the prose returns to the last checkpoint on the save's path and the leaf moves
+   * to the save, with the same safety commit and Undo as any restore.
+   */
+  async load(entryId: string): Promise<RestoreResult | 'cancelled' | undefined> {
+    const session = this.getNovel()?.session;
+    if (!session || !session.get(entryId)) return undefined;
+    const target = session.lastOnPath('checkpoint', entryId);
+    if (!target) {
+      // Nothing was checkpointed before this point: only the chat can move.
+      if (this.isBusy()) return this.refuseBusy();
+      this.last = { session, leafBefore: session.leafId };
+      await this.navigateQuietly(session, entryId);
+      return undefined;
+    }
+    return this.restoreAt(session, target, entryId);
+  }
+
+  private refuseBusy(): undefined {
+    void vscode.window.showWarningMessage(vscode.l10n.t('Wait until the agent has finished writing, or stop it, before restoring.'));
+    return undefined;
+  }
+
+  /** The manuscript becomes `target`'s; with `leafTo` the leaf moves there too (prose and chat). */
+  private async restoreAt(session: Session, target: CheckpointEntry, leafTo: string | undefined): Promise<RestoreResult | 'cancelled' | undefined> {
+    if (this.isBusy()) return this.refuseBusy();
     const leafBefore = session.leafId;
     const result = await this.restoreCommit(target.commit, { quiet: false });
     if (result === 'cancelled' || result === undefined) return result;
     this.last = { session };
-    if (withChat) {
+    if (leafTo !== undefined) {
       this.last.leafBefore = leafBefore;
-      await this.navigateQuietly(session, target.id);
+      await this.navigateQuietly(session, leafTo);
     }
-    this.report(result, withChat);
+    this.report(result, leafTo !== undefined);
     return result;
   }
 
   async undo(): Promise<RestoreResult | 'cancelled' | undefined> {
     const repo = await this.store();
     if (!repo) return undefined;
-    if (this.isBusy()) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('Wait until the agent has finished writing, or stop it, before restoring.'));
-      return undefined;
-    }
+    if (this.isBusy()) return this.refuseBusy();
     if ((await this.saveOrCancel()) === 'cancel') return 'cancelled';
     const result = await repo.undoLastRestore();
+    if (result) await this.settle(result);
     if (!result) {
       void vscode.window.showInformationMessage(vscode.l10n.t('There is no restore to undo.'));
       return undefined;
@@ -256,8 +279,16 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
       return undefined;
     }
     if ((await this.saveOrCancel()) === 'cancel') return 'cancelled';
-    // Open editors of restored files are not dirty now (saved above): VS Code reloads them from disk.
-    return repo.restore(commit);
+    const result = await repo.restore(commit);
+    await this.settle(result);
+    return result;
+  }
+
+  /** Open editors of restored files are unmodified (saved first): let VS Code load the new text. */
+  private async settle(result: RestoreResult): Promise<void> {
+    const novel = this.getNovel();
+    if (!novel) return;
+    await waitForDocumentsToMatchDisk([...result.written, ...result.deleted].map((p) => vscode.Uri.joinPath(novel.root, ...p.split('/'))));
   }
 
   /** Manuscript documents with unsaved changes: ask, then save them all, or cancel. */
@@ -267,14 +298,19 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
     const choice = await this.prompt(dirty.map((d) => vscode.workspace.asRelativePath(d.uri, false)));
     if (choice === 'cancel') return 'cancel';
     for (const doc of dirty) {
-      if (!(await doc.save())) return 'cancel';
+      if (!(await doc.save())) {
+        void vscode.window.showWarningMessage(vscode.l10n.t('{0} could not be saved, so nothing was restored. Save it yourself, then try again.', vscode.workspace.asRelativePath(doc.uri, false)));
+        return 'cancel';
+      }
     }
     return 'save';
   }
 
   /** Before a checkpoint the agent's own edits are on disk already; this catches anything left. */
   private async saveDirtyManuscript(): Promise<void> {
-    for (const doc of this.dirtyManuscript()) await doc.save();
+    for (const doc of this.dirtyManuscript()) {
+      if (!(await doc.save())) this.log.warn(`${vscode.workspace.asRelativePath(doc.uri, false)} could not be saved before the checkpoint; its unsaved text is not in it.`);
+    }
   }
 
   private dirtyManuscript(): vscode.TextDocument[] {

@@ -3,6 +3,7 @@
 // and Ctrl+Z undoes the agent's change; the document is then saved so checkpoints see it on disk.
 import * as vscode from 'vscode';
 import { NodeManuscriptFs, type ManuscriptFs, type EntryKind } from '../agent/fsNode';
+import { waitForDocumentsToMatchDisk } from './docSync';
 
 export class EditorManuscriptFs implements ManuscriptFs {
   private readonly disk: NodeManuscriptFs;
@@ -33,6 +34,8 @@ export class EditorManuscriptFs implements ManuscriptFs {
       await this.disk.writeText(rel, text);
       return;
     }
+    // A restore may have just rewritten the file: the edit must apply to what is on disk.
+    await waitForDocumentsToMatchDisk([uri]);
     const doc = this.openDocument(rel) ?? (await vscode.workspace.openTextDocument(uri));
     const edit = new vscode.WorkspaceEdit();
     const whole = new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length));

@@ -1,12 +1,14 @@
-// The sidebar views, the agent controller and the status bar, wired to the open novel. The
-// Worldlines view is a placeholder until save points land.
+// The sidebar views, the agent, checkpoint and worldline controllers and the status bar, wired to
+// the open novel.
 import * as vscode from 'vscode';
-import { PanelViewProvider } from './panelView';
 import { StateViewProvider } from './stateView';
 import { ChatViewProvider } from './chatView';
 import { AgentController } from './agentController';
 import { WorldlineStatusBar } from './statusBar';
 import { CheckpointController } from './checkpointController';
+import { WorldlineController } from './worldlineController';
+import { WorldlinesTreeProvider } from './worldlinesTree';
+import { WorldlineGraphViewProvider } from './worldlineGraphView';
 import type { NovelWorkspace } from './novel';
 import type { Log } from './log';
 
@@ -17,11 +19,11 @@ export interface Views {
   agent: AgentController;
   statusBar: WorldlineStatusBar;
   checkpoints: CheckpointController;
+  worldlines: WorldlineController;
 }
 
 export function registerViews(context: vscode.ExtensionContext, getNovel: () => NovelWorkspace | undefined, log: Log): Views {
   const extensionUri = context.extensionUri;
-  const lang = () => (getNovel()?.language === 'zh' ? 'zh-CN' : 'en');
   const state = new StateViewProvider(extensionUri, getNovel, log);
   let busy = () => false;
   const checkpoints = new CheckpointController(getNovel, log, () => busy());
@@ -31,23 +33,22 @@ export function registerViews(context: vscode.ExtensionContext, getNovel: () => 
   const statusBar = new WorldlineStatusBar(getNovel, agent);
   agent.onTurnEnd = () => void statusBar.turnEnded();
 
-  const worldlines = new PanelViewProvider(extensionUri, vscode.l10n.t('Worldlines'), () => ({
-    heading: vscode.l10n.t('Worldlines'),
-    lines: [],
-    empty: vscode.l10n.t('No save points yet. Saves and worldlines appear here.'),
-  }), lang);
+  const worldlines = new WorldlineController(getNovel, agent, checkpoints, log);
+  const tree = new WorldlinesTreeProvider(worldlines);
+  const graph = new WorldlineGraphViewProvider(extensionUri, getNovel, worldlines);
 
   const disposables: vscode.Disposable[] = [
-    state, agent, chat, statusBar, worldlines, checkpoints,
+    state, agent, chat, statusBar, worldlines, checkpoints, tree, graph,
     vscode.window.registerWebviewViewProvider('worldline.chat', chat),
     vscode.window.registerWebviewViewProvider('worldline.state', state),
-    vscode.window.registerWebviewViewProvider('worldline.worldlines', worldlines),
+    vscode.window.createTreeView('worldline.worldlines', { treeDataProvider: tree, showCollapseAll: true }),
+    vscode.window.registerWebviewViewProvider('worldline.worldlineGraph', graph),
   ];
   const novel = getNovel();
   if (novel) {
     disposables.push(
-      novel.onDidChangeSession(() => { agent.sessionChanged(); chat.refresh(); state.refresh(); }),
-      novel.onDidChangeTree(() => { chat.refresh(); state.refresh(); }),
+      novel.onDidChangeSession(() => { agent.sessionChanged(); chat.refresh(); state.refresh(); worldlines.refresh(); }),
+      novel.onDidChangeTree(() => { chat.refresh(); state.refresh(); worldlines.refresh(); }),
       novel.onDidChangeConfig(() => {
         chat.refresh(); state.refresh(); statusBar.render(); void statusBar.count();
         checkpoints.setGlobs(novel.config.manuscript);
@@ -58,5 +59,5 @@ export function registerViews(context: vscode.ExtensionContext, getNovel: () => 
     );
     void checkpoints.checkHealth().catch((err: unknown) => log.warn(`checkpoint health check failed: ${String(err)}`));
   }
-  return { disposables, state, chat, agent, statusBar, checkpoints };
+  return { disposables, state, chat, agent, statusBar, checkpoints, worldlines };
 }

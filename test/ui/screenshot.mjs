@@ -16,11 +16,13 @@ import { REPO_ROOT } from '../../scripts/vscode/install.mjs';
 import { launchBrowser } from '../../scripts/vscode/server.mjs';
 
 const VIEWPORT = { width: 1280, height: 800 };
+// Webview views (their content is checked) and the native Worldlines tree.
 const VIEWS = [
   { id: 'worldline.chat', title: 'Chat' },
   { id: 'worldline.state', title: 'Scene State' },
-  { id: 'worldline.worldlines', title: 'Worldlines' },
+  { id: 'worldline.worldlineGraph', title: 'Worldline Graph' },
 ];
+const TREE = { id: 'worldline.worldlines', title: 'Worldlines' };
 const STEP_TIMEOUT_MS = 60_000;
 const WEBVIEW_RETRIES = 3;
 const HARD_TIMEOUT_MS = Number(process.env.WORLDLINE_UI_TIMEOUT_MS) || 8 * 60_000;
@@ -131,6 +133,34 @@ function hostileReply(req, demoReply) {
   return demoReply(req);
 }
 
+/** Runs a palette command by its title; `answers` are typed into the input boxes it opens. */
+async function runCommand(page, title, answers = []) {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ timeout: 10_000 });
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15_000 });
+  await page.keyboard.press('Enter');
+  for (const answer of answers) {
+    await page.waitForTimeout(400);
+    await input.waitFor({ timeout: 10_000 });
+    await input.fill(answer);
+    await page.waitForTimeout(300);
+    await page.keyboard.press('Enter');
+  }
+}
+
+async function sendInstruction(page, text, expect) {
+  const frame = await poll(() => webviewFrame(page, 'Chat'), { what: 'the Chat webview frame' });
+  const input = frame.locator('textarea[aria-label]').first();
+  await poll(async () => !(await input.isDisabled()), { what: 'the chat input to be free', timeoutMs: 60_000 });
+  await input.fill(text);
+  await input.press('Enter');
+  await poll(async () => expect.test(await frame.locator('#log').innerText()), { what: `the reply ${expect}`, timeoutMs: 60_000 });
+  // The scribe runs after the reply; a save waits for it anyway.
+  await page.waitForTimeout(1500);
+}
+
 /** Stops the demo and Chromium of a run in progress (for Ctrl+C). */
 let activeCleanup = null;
 
@@ -232,7 +262,7 @@ export async function runUiTests(opts = {}) {
         { what: 'side bar title "Worldline" did not appear' },
       );
     });
-    for (const view of VIEWS) {
+    for (const view of [...VIEWS, TREE]) {
       await test(`the "${view.title}" view is visible and expanded`, async () => {
         const header = paneHeader(ctx.page, view.title);
         await header.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
@@ -285,9 +315,11 @@ export async function runUiTests(opts = {}) {
     // The README shows this picture; only replace it when everything above passed.
     await test(`the screenshot is saved (${path.relative(REPO_ROOT, screenshotPath)}, ${VIEWPORT.width}x${VIEWPORT.height})`, async () => {
       if (results.failed > 0) throw new Error('not taken: an earlier check failed (see test-results/ui-failure.png)');
-      // More room for the conversation: the Worldlines view is still a placeholder.
-      const wl = paneHeader(ctx.page, 'Worldlines');
-      if ((await wl.getAttribute('aria-expanded')) === 'true') await wl.click().catch(() => {});
+      // More room for the conversation: the worldline views are empty so far.
+      for (const title of ['Worldlines', 'Worldline Graph']) {
+        const header = paneHeader(ctx.page, title);
+        if ((await header.getAttribute('aria-expanded')) === 'true') await header.click().catch(() => {});
+      }
       await ctx.page.waitForTimeout(800);
       // Focus the editor (no focus ring on a view header) and park the mouse (no hover tooltip).
       await ctx.page.locator('.part.editor .view-lines').first().click({ timeout: 5000 }).catch(() => {});
@@ -316,6 +348,47 @@ export async function runUiTests(opts = {}) {
       if (stateInjected !== 0) throw new Error(`the Scene State view turned model text into ${stateInjected} element(s)`);
       if (dialogs.length) throw new Error(`a script ran: ${dialogs.join(', ')}`);
       await ctx.page.screenshot({ path: path.join(REPO_ROOT, 'test-results', 'ui-literal-text.png') }).catch(() => {});
+    }, { critical: false });
+    await test('save, write on, load the first save, write differently, save: the graph shows two worldlines', async () => {
+      const page = ctx.page;
+      await runCommand(page, 'Worldline: Save Point', ['雨夜问名']);
+      await sendInstruction(page, '青梧夜里来柴房。', /写好了[^]*写好了/);
+      await runCommand(page, 'Worldline: Save Point', ['夜访柴房']);
+      await runCommand(page, 'Worldline: Load Save', ['雨夜问名']);
+      await sendInstruction(page, '沈砚第二天一早去渡口。', /写好了[^]*写好了/);
+      await runCommand(page, 'Worldline: Save Point', ['清晨渡口']);
+      for (const title of ['Worldlines', 'Worldline Graph']) {
+        const header = paneHeader(page, title);
+        if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+      }
+      // Scene State folds away so the graph has room.
+      const state = paneHeader(page, 'Scene State');
+      if ((await state.getAttribute('aria-expanded')) === 'true') await state.click();
+      const tree = page.locator('.part.sidebar .pane', { has: page.locator(headerSelector('Worldlines')) });
+      await poll(async () => (await tree.locator('.monaco-list-row').count()) >= 5, { what: 'two worldlines with their saves in the tree', timeoutMs: 30_000 });
+      const treeText = await tree.innerText();
+      if (!/主线/.test(treeText) || !/从「雨夜问名」分出/.test(treeText)) throw new Error(`the tree shows: ${treeText.replace(/\s+/g, ' ')}`);
+      let graph = null;
+      for (let attempt = 0; attempt <= WEBVIEW_RETRIES && !graph; attempt++) {
+        if (attempt > 0) {
+          const header = paneHeader(page, 'Worldline Graph');
+          await header.click();
+          await page.waitForTimeout(500);
+          await header.click();
+        }
+        graph = await poll(async () => {
+          const f = await webviewFrame(page, 'Worldline Graph');
+          return f && (await f.locator('circle.dot').count()) >= 3 ? f : null;
+        }, { what: 'the graph with three saves', timeoutMs: 15_000 }).catch(() => null);
+      }
+      if (!graph) throw new Error('the worldline graph did not render three saves');
+      const forks = await graph.locator('path.edge.fork').count();
+      if (forks !== 1) throw new Error(`expected one fork edge, saw ${forks}`);
+      await page.mouse.move(VIEWPORT.width - 5, VIEWPORT.height / 2);
+      await page.waitForTimeout(600);
+      const shot = path.join(path.dirname(screenshotPath), 'worldlines.png');
+      await page.screenshot({ path: shot });
+      log(`  worldline graph screenshot: ${path.relative(REPO_ROOT, shot)}`);
     }, { critical: false });
   };
 

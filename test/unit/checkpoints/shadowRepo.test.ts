@@ -125,6 +125,7 @@ describe('checkpoints: checkpoint, restore, undo', function () {
       { path: 'chapters/05.md', status: 'A' },
     ]);
     assert.equal(await repo.readAt(r1.commit, 'chapters/01.md'), '第一章\n雨夜。\n');
+    assert.deepEqual((await repo.filesAt(r2.commit)).sort(), ['chapters/01.md', 'chapters/02.md', 'chapters/04.md']);
     assert.equal(await repo.readAt(r2.commit, 'notes.txt'), undefined);
     assert.equal(await repo.readAt(r2.commit, 'chapters'), undefined);
     await assert.rejects(repo.readAt('0123456789abcdef0123456789abcdef01234567', 'a.md'), (e: unknown) => e instanceof CheckpointError && e.kind === 'notFound');

@@ -1,0 +1,90 @@
+// Worldline graph page: draws the view model as SVG built with DOM calls; every name is set with
+// textContent, never parsed as markup.
+(function () {
+  const vscode = acquireVsCodeApi();
+  const boot = JSON.parse(document.getElementById('bootstrap').textContent || '{}');
+  const L = boot.labels || {};
+  const NS = 'http://www.w3.org/2000/svg';
+  const root = document.createElement('main');
+  document.body.appendChild(root);
+  let view = (vscode.getState() || {}).view || null;
+
+  function svg(tag, attrs, text) {
+    const node = document.createElementNS(NS, tag);
+    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, String(v));
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+  const fmt = (s, ...a) => String(s).replace(/\{(\d+)\}/g, (_, i) => (a[+i] !== undefined ? String(a[+i]) : ''));
+  const clip = (s, n) => (s.length > n ? s.slice(0, n - 1) + '…' : s);
+
+  function render() {
+    vscode.setState({ view });
+    root.replaceChildren();
+    if (!view || !view.worldlines.length) {
+      const p = document.createElement('p');
+      p.className = 'muted';
+      p.textContent = L.empty;
+      const b = document.createElement('button');
+      b.textContent = L.savePoint;
+      b.addEventListener('click', () => vscode.postMessage({ type: 'command', command: 'savePoint' }));
+      root.append(p, b);
+      return;
+    }
+    const lanes = view.worldlines;
+    const saves = lanes.flatMap((line, lane) => line.saves.map((s) => ({ ...s, lane })));
+    saves.sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
+    const row = new Map(saves.map((s, i) => [s.saveId, i]));
+    const LANE = 26, ROW = 34, TOP = 34, LEFT = 14;
+    const x = (lane) => LEFT + lane * LANE;
+    const y = (id) => TOP + row.get(id) * ROW;
+    const labelX = LEFT + lanes.length * LANE + 6;
+    const height = TOP + saves.length * ROW + (view.current.storyAfterLastSave ? ROW : 0);
+    const g = svg('svg', { width: '100%', height, role: 'img', 'aria-label': L.graph });
+    lanes.forEach((line, lane) => {
+      const cls = 'c' + (lane % 6);
+      g.appendChild(svg('text', { x: x(lane) - 4, y: 12, class: 'lane-label', transform: `rotate(-30 ${x(lane) - 4} 12)` }, clip(line.name, 14)));
+      for (let i = 1; i < line.saves.length; i++) {
+        const a = line.saves[i - 1], b = line.saves[i];
+        g.appendChild(svg('line', { x1: x(lane), y1: y(a.saveId), x2: x(lane), y2: y(b.saveId), class: 'edge ' + cls }));
+      }
+      if (line.forkFrom && row.has(line.forkFrom.saveId) && line.saves.length) {
+        const from = saves.find((s) => s.saveId === line.forkFrom.saveId);
+        const x1 = x(from.lane), y1 = y(from.saveId), x2 = x(lane), y2 = y(line.saves[0].saveId);
+        g.appendChild(svg('path', { d: `M ${x1} ${y1} C ${x1} ${(y1 + y2) / 2}, ${x2} ${(y1 + y2) / 2}, ${x2} ${y2}`, class: 'edge fork ' + cls }));
+      }
+    });
+    for (const s of saves) {
+      const cls = 'c' + (s.lane % 6);
+      const cx = x(s.lane), cy = y(s.saveId);
+      const dot = svg('circle', { cx, cy, r: 6, class: `dot ${cls}${s.onCurrentBranch ? ' on-branch' : ''}`, tabindex: 0, role: 'button', 'aria-label': fmt(L.load, s.name), 'data-save': s.saveId });
+      const title = svg('title', {}, fmt(L.load, s.name));
+      dot.appendChild(title);
+      const load = () => vscode.postMessage({ type: 'load', saveId: s.saveId });
+      dot.addEventListener('click', load);
+      dot.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); load(); } });
+      g.appendChild(dot);
+      if (s.isCurrent) g.appendChild(svg('circle', { cx, cy, r: 10, class: 'here' }));
+      const label = svg('text', { x: labelX, y: cy + 4, class: 'save-label' + (s.isCurrent ? ' current' : '') }, clip(s.name, 28));
+      label.addEventListener('click', load);
+      g.appendChild(label);
+      if (s.isCurrent && !view.current.storyAfterLastSave) g.appendChild(svg('text', { x: labelX, y: cy + 17, class: 'here-label' }, '◀ ' + L.here));
+    }
+    if (view.current.storyAfterLastSave) {
+      const cur = saves.find((s) => s.isCurrent);
+      const lane = cur ? cur.lane : 0;
+      const y1 = cur ? y(cur.saveId) : TOP - 10, y2 = TOP + saves.length * ROW;
+      g.appendChild(svg('line', { x1: x(lane), y1, x2: x(lane), y2, class: 'edge after' }));
+      g.appendChild(svg('text', { x: x(lane) - 5, y: y2 + 4, class: 'here-label' }, '✎'));
+      g.appendChild(svg('text', { x: labelX, y: y2 + 4, class: 'here-label' }, `${L.here} · ${L.after}`));
+    }
+    root.appendChild(g);
+  }
+
+  window.addEventListener('message', (event) => {
+    const msg = event.data;
+    if (msg && msg.type === 'render' && msg.view) { view = msg.view; render(); }
+  });
+  render();
+  vscode.postMessage({ type: 'ready' });
+})();

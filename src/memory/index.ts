@@ -1,0 +1,28 @@
+// The memory module's public surface (plain TypeScript, no vscode): summaries and vector memory.
+export * from './types';
+export { PLAN_DEFAULTS, planCompaction, planSkipText } from './plan';
+export type { CompactionPlan, DuePlan, PlanInput, PlanNotDue, PlanSkipReason, PreviousSummary } from './plan';
+export { SUMMARY_SECTIONS, SUMMARY_TRANSCRIPT_CHARS, buildSummaryPrompt, renderTranscript } from './summaryPrompt';
+export type { SummaryPrompt, SummaryPromptInput } from './summaryPrompt';
+export { cleanSummary } from './summaryOutput';
+export { SUMMARY_MAX_TOKENS, runSummary } from './summaryRun';
+export type { SummaryDeps, SummaryFailure, SummaryFailureStage, SummaryInput, SummaryOutcome } from './summaryRun';
+export { oneLine, shortArguments, shortenOldToolPayloads } from './compactContext';
+export type { ShortenOptions } from './compactContext';
+export { PROSE_TOOL_FIELDS, storySources } from './sources';
+export { CHUNK_DEFAULTS, chunkSources, chunkText, splitSentences } from './chunk';
+export type { ChunkOptions } from './chunk';
+export { LOCAL_DIMS, hashEmbed, localEmbedder } from './embed';
+export type { Embedder } from './embed';
+export { openAIEmbedder } from './openaiEmbedder';
+export type { OpenAIEmbedderOptions } from './openaiEmbedder';
+export { DocFreq } from './docFreq';
+export type { SparseVector, Vector } from './vector';
+export { MemoryStore, memoryFileFor } from './store';
+export type { MemoryLoadReport, MemoryStoreOptions, NewRow } from './store';
+export { archiveEntries, archiveSources } from './archive';
+export type { ArchiveDeps, ArchiveInput, ArchiveReport } from './archive';
+export { RECALL_HEADINGS, RECALL_K, branchIdsOf, formatRecall, recall, recallForTurn, recallQueryText, recallUnfiltered } from './recall';
+export type { MemorySource, RecallHit, RecallInput, TurnRecallDeps, TurnRecallInput } from './recall';
+export { MEMORY_TOOL_MAX_K, MEMORY_TOOL_NAME, memoryToolSchema, runMemorySearch } from './memoryTool';
+export type { MemorySearchDeps, MemorySearchOutcome, MemoryToolSchema } from './memoryTool';

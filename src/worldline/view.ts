@@ -1,0 +1,156 @@
+// The data behind the Worldlines sidebar (a native tree view or a webview graph): every line with
+// its saves, the edges where lines branch, and where the novelist stands. Computed from the tree
+// and the sidecar each time; soft-deleted saves are left out of the picture, never out of the tree.
+
+import { ChainEntry, SaveEntry, isChainEntry } from '../session/entries';
+import { SaveTree, lastSaveOn, savesOf } from './saves';
+import { WorldlineSidecar, displaySaveName, displayWorldlineName } from './sidecar-data';
+
+export { findSave, latestSaveOnBranch, checkpointAtSave } from './saves';
+
+export interface SaveNode {
+  saveId: string;
+  /** The save entry's id in the tree: loading the save navigates here. */
+  entryId: string;
+  /** Display name (the sidecar's rename, else the name written in the entry). */
+  name: string;
+  originalName: string;
+  worldlineId: string;
+  kind: SaveEntry['kind'];
+  /** The nearest visible save above this one in the tree: the previous save of its line, or the fork point. */
+  parentSaveId?: string;
+  /** The visible save this save's line branched at; absent for a line that starts at the root. */
+  forkFromSaveId?: string;
+  ts: string;
+  /** On the path from the root to the current leaf. */
+  onCurrentBranch: boolean;
+  /** The last visible save on the current path: "you are here" (or here, plus story after it). */
+  isCurrent: boolean;
+}
+
+export interface WorldlineNode {
+  id: string;
+  name: string;
+  originalName: string;
+  /** Visible saves in the order they were written. */
+  saves: SaveNode[];
+  /** Where this line branched off another one; the graph draws the fork edge from this save. */
+  forkFrom?: { saveId: string; name: string; worldlineId: string };
+  /** Holds the current save. */
+  isCurrent: boolean;
+}
+
+export interface DeletedSave {
+  saveId: string;
+  entryId: string;
+  name: string;
+  worldlineId: string;
+  worldlineName: string;
+}
+
+export interface WorldlineView {
+  /** Lines with at least one visible save, in the order their first visible save was written. */
+  worldlines: WorldlineNode[];
+  current: {
+    saveId?: string;
+    worldlineId?: string;
+    /** Story (instructions, replies, prose, state edits) on the current path after the current save, or anywhere on it when there is none. */
+    storyAfterLastSave: boolean;
+  };
+  /** Soft-deleted saves, for a "restore deleted save" picker. */
+  deleted: DeletedSave[];
+}
+
+/** Entry types that are not story: a save itself, and compaction summaries. */
+const NOT_STORY: ReadonlySet<ChainEntry['type']> = new Set(['save', 'summary']);
+
+export function buildWorldlineView(tree: SaveTree, sidecar: WorldlineSidecar, leafId: string | null): WorldlineView {
+  const hidden = new Set(sidecar.deletedSaveIds);
+  const saves = savesOf(tree);
+  const visibleAbove = visibleSaveFinder(tree, hidden);
+
+  const path = tree.path(leafId);
+  const onPath = new Set(path.map((e) => e.id));
+  const current = lastSaveOn(path, hidden);
+  const afterFrom = current ? path.findIndex((e) => e.id === current.id) + 1 : 0;
+  const storyAfterLastSave = path.slice(afterFrom).some((e) => !NOT_STORY.has(e.type));
+
+  // The original name of a line is the one its first save was written with (deleted or not).
+  const originalLineName = new Map<string, string>();
+  for (const s of saves) if (!originalLineName.has(s.worldlineId)) originalLineName.set(s.worldlineId, s.worldlineName);
+
+  const lines = new Map<string, WorldlineNode>(); // insertion order = file order of first visible save
+  const deleted: DeletedSave[] = [];
+  for (const s of saves) {
+    const lineName = displayWorldlineName(sidecar, s.worldlineId, originalLineName.get(s.worldlineId) ?? s.worldlineName);
+    if (hidden.has(s.saveId)) {
+      deleted.push({ saveId: s.saveId, entryId: s.id, name: displaySaveName(sidecar, s), worldlineId: s.worldlineId, worldlineName: lineName });
+      continue;
+    }
+    let line = lines.get(s.worldlineId);
+    if (!line) {
+      line = { id: s.worldlineId, name: lineName, originalName: originalLineName.get(s.worldlineId) ?? s.worldlineName, saves: [], isCurrent: false };
+      // A line's fork point is the visible save above its first visible save, when that save is on
+      // another line. Derived from the tree, so a deleted fork point re-anchors further up.
+      const above = visibleAbove(s.parentId);
+      if (above && above.worldlineId !== s.worldlineId) {
+        line.forkFrom = { saveId: above.saveId, name: displaySaveName(sidecar, above), worldlineId: above.worldlineId };
+      }
+      lines.set(s.worldlineId, line);
+    }
+    const parent = visibleAbove(s.parentId);
+    const node: SaveNode = {
+      saveId: s.saveId,
+      entryId: s.id,
+      name: displaySaveName(sidecar, s),
+      originalName: s.name,
+      worldlineId: s.worldlineId,
+      kind: s.kind,
+      ts: s.ts,
+      onCurrentBranch: onPath.has(s.id),
+      isCurrent: current !== undefined && current.id === s.id,
+    };
+    if (parent) node.parentSaveId = parent.saveId;
+    if (line.forkFrom) node.forkFromSaveId = line.forkFrom.saveId;
+    if (node.isCurrent) line.isCurrent = true;
+    line.saves.push(node);
+  }
+
+  const view: WorldlineView = { worldlines: [...lines.values()], current: { storyAfterLastSave }, deleted };
+  if (current) {
+    view.current.saveId = current.saveId;
+    view.current.worldlineId = current.worldlineId;
+  }
+  return view;
+}
+
+/**
+ * `visibleAbove(id)`: the nearest save at or above entry `id` that is not hidden. Memoised along
+ * each walk, so the whole view costs about one pass over the tree however many saves there are.
+ */
+function visibleSaveFinder(tree: SaveTree, hidden: ReadonlySet<string>): (id: string | null) => SaveEntry | undefined {
+  const chain = new Map<string, ChainEntry>();
+  for (const e of tree.entries()) if (isChainEntry(e)) chain.set(e.id, e);
+  const memo = new Map<string, SaveEntry | null>();
+  return (id) => {
+    const walked: string[] = [];
+    let found: SaveEntry | null = null;
+    for (let cur = id; cur !== null && walked.length <= chain.size; ) {
+      const known = memo.get(cur);
+      if (known !== undefined) {
+        found = known;
+        break;
+      }
+      const e = chain.get(cur);
+      if (!e) break; // an unknown parent (a damaged line): the session treats the child as a root
+      walked.push(cur);
+      if (e.type === 'save' && !hidden.has(e.saveId)) {
+        found = e;
+        break;
+      }
+      cur = e.parentId;
+    }
+    for (const w of walked) memo.set(w, found);
+    return found ?? undefined;
+  };
+}
