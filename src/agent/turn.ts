@@ -9,7 +9,8 @@ import type { StreamingClient, StreamResult, ToolSpec } from '../model/streaming
 import type { Lang } from './manuscript';
 import { buildRequest } from './prompt';
 import { describeChange, executeTool, type ToolChange, type ToolContext } from './tools';
-import type { LoopOutcome, TurnEvent } from './turnTypes';
+import type { ExtraTool, LoopOutcome, TurnEvent } from './turnTypes';
+import type { ContextMessage } from '../session/entries';
 
 export const MAX_STEPS_SETTING = 'worldline.maxToolSteps';
 
@@ -29,6 +30,10 @@ export interface LoopDeps {
   maxTokens?: number;
   signal: AbortSignal;
   emit(e: TurnEvent): void;
+  /** Tools beyond the file tools (memory_search): their schemas are offered, their calls routed here. */
+  extraTools?: readonly ExtraTool[];
+  /** Rewrites the replayed branch before each request (old tool payloads shortened to one line). */
+  transformContext?(messages: ContextMessage[]): ContextMessage[];
 }
 
 const t = (lang: Lang, en: string, zh: string): string => (lang === 'zh' ? zh : en);
@@ -84,7 +89,8 @@ export async function runToolLoop(deps: LoopDeps): Promise<LoopOutcome> {
     for (let step = 1; ; step++) {
       if (signal.aborted) return await finish('aborted', '', undefined, true);
       const view = session.contextWithSummary();
-      const request = { summaryText: view.summaryText, context: view.messages, system: deps.system, stateBlock: deps.stateBlock, lang };
+      const context = deps.transformContext ? deps.transformContext(view.messages) : view.messages;
+      const request = { summaryText: view.summaryText, context, system: deps.system, stateBlock: deps.stateBlock, lang };
       const messages = buildRequest(request);
       deps.emit({ type: 'phase', phase: 'writing' });
       let partial = '';
@@ -92,7 +98,7 @@ export async function runToolLoop(deps: LoopDeps): Promise<LoopOutcome> {
       let reply: StreamResult;
       try {
         reply = await deps.client.stream(
-          { messages, tools: deps.tools, temperature: deps.temperature, maxTokens: deps.maxTokens, model: deps.model, signal },
+          { messages, tools: deps.extraTools?.length ? [...deps.tools, ...deps.extraTools.map((x) => x.spec)] : deps.tools, temperature: deps.temperature, maxTokens: deps.maxTokens, model: deps.model, signal },
           (d) => {
             if (d.text !== undefined) {
               partial += d.text;
@@ -144,7 +150,9 @@ export async function runToolLoop(deps: LoopDeps): Promise<LoopOutcome> {
         deps.emit({ type: 'toolStart', name: call.name, args: call.arguments });
         // Malformed arguments are the tool's business: it answers with an error that says how to
         // write them, and the model gets another step (bounded by maxSteps) to fix its call.
-        const out = await executeTool(deps.toolContext, call.name, call.arguments).catch((err: unknown) => ({
+        const extra = deps.extraTools?.find((x) => x.spec.function.name === call.name);
+        const run = extra ? extra.run(call.arguments).then((r) => ({ ...r, change: undefined })) : executeTool(deps.toolContext, call.name, call.arguments);
+        const out = await run.catch((err: unknown) => ({
           result: t(lang, `The tool failed unexpectedly: ${messageOf(err)}`, `工具意外出错：${messageOf(err)}`),
           isError: true,
           change: undefined,

@@ -23,7 +23,8 @@ import { buildSystemPrompt } from './prompt';
 import { proseAdded } from './proseAdded';
 import { toolSchemas, type ToolContext } from './tools';
 import { runToolLoop } from './turn';
-import { TurnBusyError, type ScribeInfo, type TurnEvent, type TurnHooks, type TurnKind, type TurnResult } from './turnTypes';
+import { TurnBusyError, type ExtraTool, type ScribeInfo, type TurnEvent, type TurnHooks, type TurnKind, type TurnResult } from './turnTypes';
+import type { ContextMessage } from '../session/entries';
 
 export interface TurnRunnerDeps {
   session: Session;
@@ -45,6 +46,10 @@ export interface TurnRunnerDeps {
   stateBudget?: number;
   hooks?: TurnHooks;
   onEvent?(e: TurnEvent): void;
+  /** memory_search and any other non-file tools. */
+  extraTools?: readonly ExtraTool[];
+  /** Applied to the replayed branch before each request. */
+  transformContext?(messages: ContextMessage[]): ContextMessage[];
 }
 
 /** The settings a running app may change between turns (model, style, limits, hooks …). */
@@ -197,7 +202,16 @@ export class TurnRunner {
       const at = stateAt(session.path(userEntryId), deps.opening, { lang: deps.lang });
       for (const w of at.warnings) this.emit({ type: 'warning', message: w }); // a corrupt state entry was skipped
       const state = at.state;
-      const stateBlock = formatState(state, deps.stateBudget === undefined ? { lang: deps.lang } : { lang: deps.lang, budget: deps.stateBudget });
+      let stateBlock = formatState(state, deps.stateBudget === undefined ? { lang: deps.lang } : { lang: deps.lang, budget: deps.stateBudget });
+      if (deps.hooks?.recall) {
+        try {
+          const recalled = await deps.hooks.recall({ userEntryId, instruction: session.textOf(userEntryId) });
+          // Next to the state, on the newest instruction only: the replayed prefix stays byte-stable.
+          if (recalled) stateBlock = `${stateBlock}\n\n${recalled}`;
+        } catch (err) {
+          this.emit({ type: 'warning', message: `Recall failed: ${messageOf(err)}` });
+        }
+      }
       const loop = await runToolLoop({
         session,
         client: deps.client,
@@ -212,6 +226,8 @@ export class TurnRunner {
         maxTokens: deps.maxTokens,
         signal,
         emit: (e) => this.emit(e),
+        ...(deps.extraTools ? { extraTools: deps.extraTools } : {}),
+        ...(deps.transformContext ? { transformContext: deps.transformContext } : {}),
       });
       const prose = proseAdded(loop.changes);
       const result: TurnResult = { status: loop.status, userEntryId, changes: loop.changes, proseAdded: prose };

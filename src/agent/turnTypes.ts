@@ -2,6 +2,13 @@
 import type { AssistantEntry, ChainEntry } from '../session/entries';
 import type { ScribeOutcome } from '../state/scribeRun';
 import type { ToolChange } from './tools';
+import type { ToolSpec } from '../model/streaming';
+
+/** A tool that is not a manuscript file tool (memory_search): its schema and how to run it. */
+export interface ExtraTool {
+  spec: ToolSpec;
+  run(argsJson: string): Promise<{ result: string; isError: boolean }>;
+}
 
 export type TurnPhase = 'idle' | 'writing' | 'tool' | 'scribe';
 
@@ -63,6 +70,11 @@ export interface ScribeInfo {
 export type TurnKind = 'send' | 'regenerate' | 'edit' | 'retry';
 
 export interface TurnHooks {
+  /**
+   * Before the model is called: text to put next to the state block (recalled memory), for the
+   * turn's instruction. A failure only costs the recall.
+   */
+  recall?(info: { userEntryId: string; instruction: string }): Promise<string | undefined>;
   /**
    * Before the model is called, after the leaf is on the turn's user entry. Regenerate and edit
    * use it to bring the prose back to the checkpoint before the turn. A failure ends the turn as

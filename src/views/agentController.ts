@@ -16,6 +16,7 @@ import type { NovelWorkspace } from './novel';
 import type { Log } from './log';
 import type { StateViewProvider } from './stateView';
 import type { CheckpointController } from './checkpointController';
+import type { MemoryController } from './memoryController';
 
 export const SECRET_KEY = 'worldline.apiKey';
 export const DEMO_MODEL = 'worldline-demo';
@@ -77,6 +78,7 @@ export class AgentController implements vscode.Disposable {
     private readonly getNovel: () => NovelWorkspace | undefined,
     private readonly stateView: StateViewProvider,
     private readonly checkpoints: CheckpointController,
+    private readonly memory: MemoryController,
     private readonly log: Log,
   ) {
     this.disposables.push(vscode.workspace.onDidChangeConfiguration((e) => {
@@ -138,7 +140,10 @@ export class AgentController implements vscode.Disposable {
       temperature: settings.temperature,
       model: settings.model,
       opening: novel.config.opening,
+      extraTools: [this.memory.searchTool(session)],
+      transformContext: this.memory.transformContext(),
       hooks: {
+        recall: ({ userEntryId, instruction }: { userEntryId: string; instruction: string }) => this.memory.recall(session, userEntryId, instruction),
         beforeTurn: async ({ kind, userEntryId }: { kind: string; userEntryId: string }) => {
           if (kind !== 'send') await this.checkpoints.beforeRerun(session, userEntryId);
         },
@@ -242,15 +247,28 @@ export class AgentController implements vscode.Disposable {
           this.stateView.setScribeStatus({ running: false, last: this.stateView.scribeStatus.last });
         }
         this.changed.fire('render');
+        // Every N turns the older ones become a summary (after the scribe, leaf-guarded).
+        const session = this.getNovel()?.session;
+        if (session && result.status === 'done') {
+          this.lastScribe = this.memory.compact(session, false).catch((err: unknown) => this.log.warn(`summary: ${err instanceof Error ? err.message : String(err)}`));
+        }
       });
     }
     this.changed.fire('render');
     return result;
   }
 
-  /** Resolves when the last turn's scribe has finished (a save waits for it: DESIGN.md). */
+  /** Resolves when the last turn's scribe (and any summary after it) has finished: a save waits for it. */
   async scribeIdle(): Promise<void> {
-    await this.lastScribe;
+    for (let last = this.lastScribe; last; last = this.lastScribe === last ? undefined : this.lastScribe) await last;
+  }
+
+  /** Compact Now: refused while a turn runs. */
+  async compactNow(): Promise<unknown> {
+    const session = this.getNovel()?.session;
+    if (!session || !this.guard(vscode.l10n.t('compact'))) return undefined;
+    await this.scribeIdle();
+    return this.memory.compact(session, true);
   }
 
   send(text: string): Promise<TurnResult | undefined> {

@@ -6,6 +6,7 @@ import { ChatViewProvider } from './chatView';
 import { AgentController } from './agentController';
 import { WorldlineStatusBar } from './statusBar';
 import { CheckpointController } from './checkpointController';
+import { MemoryController } from './memoryController';
 import { WorldlineController } from './worldlineController';
 import { WorldlinesTreeProvider } from './worldlinesTree';
 import { WorldlineGraphViewProvider } from './worldlineGraphView';
@@ -27,7 +28,8 @@ export function registerViews(context: vscode.ExtensionContext, getNovel: () => 
   const state = new StateViewProvider(extensionUri, getNovel, log);
   let busy = () => false;
   const checkpoints = new CheckpointController(getNovel, log, () => busy());
-  const agent = new AgentController(context.secrets, getNovel, state, checkpoints, log);
+  const memory = new MemoryController(context.secrets, getNovel, log);
+  const agent = new AgentController(context.secrets, getNovel, state, checkpoints, memory, log);
   busy = () => agent.busy;
   const chat = new ChatViewProvider(extensionUri, getNovel, agent, log);
   const statusBar = new WorldlineStatusBar(getNovel, agent);
@@ -38,7 +40,7 @@ export function registerViews(context: vscode.ExtensionContext, getNovel: () => 
   const graph = new WorldlineGraphViewProvider(extensionUri, getNovel, worldlines);
 
   const disposables: vscode.Disposable[] = [
-    state, agent, chat, statusBar, worldlines, checkpoints, tree, graph,
+    state, agent, chat, statusBar, worldlines, checkpoints, tree, graph, memory,
     vscode.window.registerWebviewViewProvider('worldline.chat', chat),
     vscode.window.registerWebviewViewProvider('worldline.state', state),
     vscode.window.createTreeView('worldline.worldlines', { treeDataProvider: tree, showCollapseAll: true }),
