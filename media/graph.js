@@ -35,7 +35,8 @@
     const saves = lanes.flatMap((line, lane) => line.saves.map((s) => ({ ...s, lane })));
     saves.sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
     const row = new Map(saves.map((s, i) => [s.saveId, i]));
-    const LANE = 26, ROW = 34, TOP = 34, LEFT = 14;
+    const LANE = 26, ROW = 38, TOP = 14, LEFT = 14;
+    const firstOfLine = new Set(lanes.map((line) => line.saves[0] && line.saves[0].saveId));
     const x = (lane) => LEFT + lane * LANE;
     const y = (id) => TOP + row.get(id) * ROW;
     const labelX = LEFT + lanes.length * LANE + 6;
@@ -43,7 +44,6 @@
     const g = svg('svg', { width: '100%', height, role: 'img', 'aria-label': L.graph });
     lanes.forEach((line, lane) => {
       const cls = 'c' + (lane % 6);
-      g.appendChild(svg('text', { x: x(lane) - 4, y: 12, class: 'lane-label', transform: `rotate(-30 ${x(lane) - 4} 12)` }, clip(line.name, 14)));
       for (let i = 1; i < line.saves.length; i++) {
         const a = line.saves[i - 1], b = line.saves[i];
         g.appendChild(svg('line', { x1: x(lane), y1: y(a.saveId), x2: x(lane), y2: y(b.saveId), class: 'edge ' + cls }));
@@ -65,10 +65,12 @@
       dot.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); load(); } });
       g.appendChild(dot);
       if (s.isCurrent) g.appendChild(svg('circle', { cx, cy, r: 10, class: 'here' }));
-      const label = svg('text', { x: labelX, y: cy + 4, class: 'save-label' + (s.isCurrent ? ' current' : '') }, clip(s.name, 28));
+      const label = svg('text', { x: labelX, y: cy + 4, class: 'save-label' + (s.isCurrent ? ' current' : '') }, clip(s.name, s.isCurrent ? 14 : 24));
+      if (s.isCurrent && !view.current.storyAfterLastSave) label.appendChild(svg('tspan', { class: 'here-label', dx: 6 }, '◀ ' + L.here));
       label.addEventListener('click', load);
       g.appendChild(label);
-      if (s.isCurrent && !view.current.storyAfterLastSave) g.appendChild(svg('text', { x: labelX, y: cy + 17, class: 'here-label' }, '◀ ' + L.here));
+      // The line's name under its first save (the Worldlines tree has the full names).
+      if (firstOfLine.has(s.saveId)) g.appendChild(svg('text', { x: labelX, y: cy + 17, class: 'lane-label ' + cls }, clip(lanes[s.lane].name, 30)));
     }
     if (view.current.storyAfterLastSave) {
       const cur = saves.find((s) => s.isCurrent);

@@ -4,20 +4,13 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { WorldlineApi } from '../../../src/extension';
-import { startModelServer, type ModelServer, type RecordedRequest } from '../../fixtures/modelServer';
-
-async function api(): Promise<WorldlineApi> {
-  const ext = vscode.extensions.getExtension<WorldlineApi>('worldline.worldline');
-  assert.ok(ext);
-  return ext.activate();
-}
+import type { ModelServer, RecordedRequest } from '../../fixtures/modelServer';
+import { api, isScribe, startNovelSession } from './helpers';
 
 function root(): string {
   return vscode.workspace.workspaceFolders![0]!.uri.fsPath;
 }
 
-const isScribe = (r: RecordedRequest) => (r.system ?? '').includes('你是场记') || (r.system ?? '').includes('You are the scribe');
 function agentRequests(server: ModelServer): RecordedRequest[] {
   return server.chatRequests().filter((r) => !isScribe(r));
 }
@@ -29,14 +22,7 @@ describe('Agent mode in a real VS Code', function () {
   let server: ModelServer;
 
   before(async () => {
-    server = await startModelServer();
-    server.route(isScribe, { text: '{"patch":{}}' }, 'scribe').setDefault({ text: '{"patch":{"facts":["青梧收下了碎银"]}}' });
-    const config = vscode.workspace.getConfiguration('worldline');
-    await config.update('baseUrl', server.url, vscode.ConfigurationTarget.Workspace);
-    await config.update('model', 'test-model', vscode.ConfigurationTarget.Workspace);
-    const worldline = await api();
-    await vscode.commands.executeCommand('worldline.newSession', 'agent test');
-    assert.ok(worldline.novel()?.session);
+    ({ server } = await startNovelSession('agent test', { text: '{"patch":{"facts":["青梧收下了碎银"]}}' }));
   });
 
   after(async () => {

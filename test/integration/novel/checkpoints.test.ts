@@ -5,17 +5,9 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { WorldlineApi } from '../../../src/extension';
 import type { CheckpointEntry } from '../../../src/session/entries';
-import { startModelServer, type ModelServer, type RecordedRequest } from '../../fixtures/modelServer';
-
-async function api(): Promise<WorldlineApi> {
-  const ext = vscode.extensions.getExtension<WorldlineApi>('worldline.worldline');
-  assert.ok(ext);
-  return ext.activate();
-}
-
-const isScribe = (r: RecordedRequest) => (r.system ?? '').includes('你是场记') || (r.system ?? '').includes('You are the scribe');
+import type { ModelServer } from '../../fixtures/modelServer';
+import { api, startNovelSession } from './helpers';
 
 async function typeAtEnd(editor: vscode.TextEditor, text: string): Promise<void> {
   const end = editor.document.lineAt(editor.document.lineCount - 1).range.end;
@@ -29,15 +21,9 @@ describe('Checkpoints in a real VS Code', function () {
   let chapter: string;
 
   before(async () => {
-    server = await startModelServer();
-    server.route(isScribe, { text: '{"patch":{}}' }, 'scribe');
-    const config = vscode.workspace.getConfiguration('worldline');
-    await config.update('baseUrl', server.url, vscode.ConfigurationTarget.Workspace);
-    await config.update('model', 'test-model', vscode.ConfigurationTarget.Workspace);
-    const worldline = await api();
-    await vscode.commands.executeCommand('worldline.newSession', 'checkpoint test');
-    worldline.checkpoints().prompt = async (files) => { asked.push(files); return 'save'; };
-    worldline.checkpoints().followPrompt = async () => false;
+    const started = await startNovelSession('checkpoint test');
+    server = started.server;
+    started.worldline.checkpoints().prompt = async (files) => { asked.push(files); return 'save'; };
     chapter = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'chapters', '01.md');
   });
 

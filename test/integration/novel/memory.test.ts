@@ -3,33 +3,17 @@
 // server received).
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
-import type { WorldlineApi } from '../../../src/extension';
-import { startModelServer, type ModelServer, type RecordedRequest } from '../../fixtures/modelServer';
-
-async function api(): Promise<WorldlineApi> {
-  const ext = vscode.extensions.getExtension<WorldlineApi>('worldline.worldline');
-  assert.ok(ext);
-  return ext.activate();
-}
-
-const isScribe = (r: RecordedRequest) => (r.system ?? '').includes('你是场记');
-const isSummariser = (r: RecordedRequest) => (r.system ?? '').includes('摘要员');
+import type { ModelServer } from '../../fixtures/modelServer';
+import { api, appendProse, isScribe, isSummariser, startNovelSession } from './helpers';
 const SUMMARY = '## 前情提要\n【摘要标记】第一天傍晚，沈砚住进听雨轩。\n## 人物\n沈砚、青梧、铁匠老周。\n## 承诺与伏笔\n老周答应修好那把断剑。\n## 事实账\n断剑在老周的铺子里。\n## 当前场景\n听雨轩大堂。';
 
 describe('Memory in a real VS Code', function () {
   let server: ModelServer;
 
   before(async () => {
-    server = await startModelServer();
-    server.route(isScribe, { text: '{"patch":{}}' }, 'scribe');
+    await vscode.workspace.getConfiguration('worldline').update('memory.keepRecentTurns', 1, vscode.ConfigurationTarget.Workspace);
+    ({ server } = await startNovelSession('memory test'));
     server.route(isSummariser, { text: SUMMARY }, 'summariser');
-    const config = vscode.workspace.getConfiguration('worldline');
-    await config.update('baseUrl', server.url, vscode.ConfigurationTarget.Workspace);
-    await config.update('model', 'test-model', vscode.ConfigurationTarget.Workspace);
-    await config.update('memory.keepRecentTurns', 1, vscode.ConfigurationTarget.Workspace);
-    const worldline = await api();
-    await vscode.commands.executeCommand('worldline.newSession', 'memory test');
-    worldline.checkpoints().followPrompt = async () => false;
   });
 
   after(async () => {
@@ -49,7 +33,7 @@ describe('Memory in a real VS Code', function () {
     const worldline = await api();
     const session = worldline.novel()!.session!;
     for (const [instruction, prose] of turns) {
-      server.enqueue({ toolCalls: [{ name: 'append_file', arguments: JSON.stringify({ path: 'chapters/01.md', content: prose }) }] }, { text: '写好了。' });
+      server.enqueue(appendProse(prose), { text: '写好了。' });
       const result = await worldline.agent().send(instruction);
       assert.equal(result?.status, 'done', result?.error);
       await result?.scribeDone;

@@ -7,30 +7,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { WorldlineApi } from '../../../src/extension';
-import { startModelServer, type ModelServer, type RecordedRequest } from '../../fixtures/modelServer';
-
-async function api(): Promise<WorldlineApi> {
-  const ext = vscode.extensions.getExtension<WorldlineApi>('worldline.worldline');
-  assert.ok(ext);
-  return ext.activate();
-}
-
-const isScribe = (r: RecordedRequest) => (r.system ?? '').includes('你是场记') || (r.system ?? '').includes('You are the scribe');
-const append = (text: string) => ({ toolCalls: [{ name: 'append_file', arguments: JSON.stringify({ path: 'chapters/01.md', content: text }) }] });
+import type { ModelServer } from '../../fixtures/modelServer';
+import { api, appendProse, startNovelSession } from './helpers';
 
 describe('Saves and worldlines in a real VS Code', function () {
   let server: ModelServer;
   let chapter: string;
 
   before(async () => {
-    server = await startModelServer();
-    server.route(isScribe, { text: '{"patch":{}}' }, 'scribe');
-    const config = vscode.workspace.getConfiguration('worldline');
-    await config.update('baseUrl', server.url, vscode.ConfigurationTarget.Workspace);
-    await config.update('model', 'test-model', vscode.ConfigurationTarget.Workspace);
-    const worldline = await api();
-    await vscode.commands.executeCommand('worldline.newSession', '世界线');
-    worldline.checkpoints().followPrompt = async () => false;
+    ({ server } = await startNovelSession('世界线'));
     chapter = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'chapters', '01.md');
   });
 
@@ -39,7 +24,7 @@ describe('Saves and worldlines in a real VS Code', function () {
   });
 
   async function turn(worldline: WorldlineApi, instruction: string, prose: string): Promise<void> {
-    server.enqueue(append(prose), { text: '写好了。' });
+    server.enqueue(appendProse(prose), { text: '写好了。' });
     const result = await worldline.agent().send(instruction);
     assert.equal(result?.status, 'done', result?.error);
     await result?.scribeDone;

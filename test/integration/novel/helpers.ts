@@ -1,0 +1,35 @@
+// Shared setup of the sample-novel suite: the extension's API, and the test model server as the
+// novel's endpoint (scribe and summariser answered by routes, the agent by the default queue).
+import { strict as assert } from 'node:assert';
+import * as vscode from 'vscode';
+import type { WorldlineApi } from '../../../src/extension';
+import { startModelServer, type ModelServer, type RecordedRequest, type ScriptedReply } from '../../fixtures/modelServer';
+
+export async function api(): Promise<WorldlineApi> {
+  const ext = vscode.extensions.getExtension<WorldlineApi>('worldline.worldline');
+  assert.ok(ext, 'the extension is installed in the test host');
+  return ext.activate();
+}
+
+export const isScribe = (r: RecordedRequest): boolean => (r.system ?? '').includes('你是场记') || (r.system ?? '').includes('You are the scribe');
+export const isSummariser = (r: RecordedRequest): boolean => (r.system ?? '').includes('摘要员') || (r.system ?? '').includes('summariser');
+
+/** Starts the test model server, points the workspace settings at it and opens a new session. */
+export async function startNovelSession(title: string, scribeReply: ScriptedReply = { text: '{"patch":{}}' }): Promise<{ server: ModelServer; worldline: WorldlineApi }> {
+  const server = await startModelServer();
+  server.route(isScribe, scribeReply, 'scribe');
+  const config = vscode.workspace.getConfiguration('worldline');
+  await config.update('baseUrl', server.url, vscode.ConfigurationTarget.Workspace);
+  await config.update('model', 'test-model', vscode.ConfigurationTarget.Workspace);
+  const worldline = await api();
+  await vscode.commands.executeCommand('worldline.newSession', title);
+  assert.equal(worldline.novel()?.session?.title, title);
+  // "Prose follows the branch" would ask; the tests that switch branches restore explicitly.
+  worldline.checkpoints().followPrompt = async () => false;
+  return { server, worldline };
+}
+
+/** A scripted tool call that appends prose to a chapter. */
+export function appendProse(content: string, path = 'chapters/01.md'): ScriptedReply {
+  return { toolCalls: [{ name: 'append_file', arguments: JSON.stringify({ path, content }) }] };
+}
