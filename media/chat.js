@@ -2,6 +2,7 @@
 // textContent, so a reply holding <script> or <img onerror> shows literally.
 (function () {
   const vscode = acquireVsCodeApi();
+  const { el, fmt } = window.worldlineDom;
   const boot = JSON.parse(document.getElementById('bootstrap').textContent || '{}');
   const L = boot.labels || {};
   const saved = vscode.getState() || {};
@@ -42,20 +43,6 @@
   });
   input.addEventListener('input', () => { draft = input.value; persist(); });
 
-  function el(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === undefined || v === null || v === false) continue;
-      if (k === 'class') node.className = v;
-      else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
-      else node.setAttribute(k, v === true ? '' : String(v));
-    }
-    for (const c of children.flat()) {
-      if (c === null || c === undefined || c === false) continue;
-      node.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
-    }
-    return node;
-  }
   function button(text, label, onclick, cls) {
     return el('button', { class: cls || '', 'aria-label': label, title: label, onclick }, text);
   }
@@ -63,7 +50,6 @@
   function iconButton(icon, label, onclick) {
     return el('button', { class: 'icon', 'aria-label': label, title: label, onclick }, el('span', { class: 'codicon codicon-' + icon, 'aria-hidden': 'true' }));
   }
-  const fmt = (s, ...a) => String(s).replace(/\{(\d+)\}/g, (_, i) => (a[+i] !== undefined ? String(a[+i]) : ''));
   function persist() { vscode.setState({ model, draft }); }
   const busy = () => !model || model.busy || model.readOnly;
 

@@ -15,7 +15,7 @@
     if (text !== undefined) node.textContent = text;
     return node;
   }
-  const fmt = (s, ...a) => String(s).replace(/\{(\d+)\}/g, (_, i) => (a[+i] !== undefined ? String(a[+i]) : ''));
+  const { fmt } = window.worldlineDom;
   const clip = (s, n) => (s.length > n ? s.slice(0, n - 1) + '…' : s);
 
   function render() {

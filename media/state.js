@@ -2,6 +2,7 @@
 // with textContent (never innerHTML). Edits go back as typed messages and are validated there.
 (function () {
   const vscode = acquireVsCodeApi();
+  const { el, fmt } = window.worldlineDom;
   const boot = JSON.parse(document.getElementById('bootstrap').textContent || '{}');
   const L = boot.labels || {};
   const saved = vscode.getState() || {};
@@ -12,21 +13,6 @@
   const root = document.createElement('main');
   document.body.appendChild(root);
 
-  function el(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === undefined || v === null || v === false) continue;
-      if (k === 'class') node.className = v;
-      else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
-      else node.setAttribute(k, v === true ? '' : String(v));
-    }
-    for (const c of children.flat()) {
-      if (c === null || c === undefined || c === false) continue;
-      node.appendChild(typeof c === 'string' || typeof c === 'number' ? document.createTextNode(String(c)) : c);
-    }
-    return node;
-  }
-  const fmt = (s, ...a) => String(s).replace(/\{(\d+)\}/g, (_, i) => (a[+i] !== undefined ? String(a[+i]) : ''));
   const persist = () => vscode.setState({ model, ui });
   const send = (m) => vscode.postMessage(m);
   const disabled = () => !model || model.readOnly;

@@ -33,7 +33,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     view.webview.options = { enableScripts: true, localResourceRoots: mediaRoots(this.extensionUri) };
     view.webview.html = buildPage(view.webview, this.extensionUri, {
       title: vscode.l10n.t('Chat'),
-      scripts: ['chat.js'],
+      scripts: ['dom.js', 'chat.js'],
       styles: ['common.css', 'chat.css'],
       lang: this.getNovel()?.language === 'zh' ? 'zh-CN' : 'en',
       bootstrap: { labels: chatLabels() },

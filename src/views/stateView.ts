@@ -57,7 +57,7 @@ export class StateViewProvider implements vscode.WebviewViewProvider, vscode.Dis
     view.webview.options = { enableScripts: true, localResourceRoots: mediaRoots(this.extensionUri) };
     view.webview.html = buildPage(view.webview, this.extensionUri, {
       title: vscode.l10n.t('Scene State'),
-      scripts: ['state.js'],
+      scripts: ['dom.js', 'state.js'],
       styles: ['common.css', 'state.css'],
       lang: this.getNovel()?.language === 'zh' ? 'zh-CN' : 'en',
       bootstrap: { labels: stateLabels() },

@@ -25,7 +25,7 @@ export class WorldlineGraphViewProvider implements vscode.WebviewViewProvider, v
     view.webview.options = { enableScripts: true, localResourceRoots: mediaRoots(this.extensionUri) };
     view.webview.html = buildPage(view.webview, this.extensionUri, {
       title: vscode.l10n.t('Worldline Graph'),
-      scripts: ['graph.js'],
+      scripts: ['dom.js', 'graph.js'],
       styles: ['common.css', 'graph.css'],
       lang: this.getNovel()?.language === 'zh' ? 'zh-CN' : 'en',
       bootstrap: {
