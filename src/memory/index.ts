@@ -21,6 +21,8 @@ export type { SparseVector, Vector } from './vector';
 export { MemoryStore, memoryFileFor } from './store';
 export type { MemoryLoadReport, MemoryStoreOptions, NewRow } from './store';
 export { archiveEntries, archiveSources } from './archive';
+export { currentRowFilter, editedSinceArchive } from './currency';
+export type { RowFilter } from './currency';
 export type { ArchiveDeps, ArchiveInput, ArchiveReport } from './archive';
 export { RECALL_HEADINGS, RECALL_K, branchIdsOf, formatRecall, recall, recallForTurn, recallQueryText, recallUnfiltered } from './recall';
 export type { MemorySource, RecallHit, RecallInput, TurnRecallDeps, TurnRecallInput } from './recall';

@@ -3,7 +3,7 @@
 // text tells the model what to do next.
 import type { Embedder } from './embed';
 import { recall, type MemorySource } from './recall';
-import type { Lang } from './types';
+import type { Lang, MemoryRow } from './types';
 import type { Vector } from './vector';
 
 export const MEMORY_TOOL_NAME = 'memory_search';
@@ -59,6 +59,8 @@ export interface MemorySearchDeps {
   branchIds: ReadonlySet<string>;
   lang: Lang;
   signal?: AbortSignal;
+  /** Leaves out rows whose message was edited or hidden since (`currentRowFilter`). */
+  isCurrent?: (row: MemoryRow) => boolean;
 }
 
 export interface MemorySearchOutcome {
@@ -78,6 +80,7 @@ export async function runMemorySearch(deps: MemorySearchDeps, argsJson: string):
     ...(deps.memory.docFreq ? { docFreq: deps.memory.docFreq } : {}),
     branchIds: deps.branchIds,
     k: args.k,
+    ...(deps.isCurrent ? { isCurrent: deps.isCurrent } : {}),
   });
   if (hits.length === 0) {
     return { result: t(lang, 'No earlier passage on this branch matches. The summary holds everything older; do not invent details.', '当前分支上没有匹配的较早片段。更早的内容都在摘要里；不要编造细节。'), isError: false };

@@ -37,6 +37,8 @@ export interface RecallInput {
   excludeTexts?: readonly string[];
   /** Only rows scoring above this; default 0. */
   minScore?: number;
+  /** Rows that no longer say what their node says (edited, hidden) are left out: `currentRowFilter`. */
+  isCurrent?: (row: MemoryRow) => boolean;
 }
 
 export function branchIdsOf(path: readonly { id: string }[]): Set<string> {
@@ -55,7 +57,7 @@ function scanBranch(input: RecallInput, query: Float32Array): RecallHit[] {
   const k = Math.max(0, Math.floor(input.k ?? RECALL_K));
   const { rows, branchIds } = input;
   const excludeIds = input.excludeNodeIds;
-  const admit = admission(input.excludeTexts ?? []);
+  const admit = admission(input.excludeTexts ?? [], input.isCurrent);
   const floor = input.minScore ?? 0;
   const top: RecallHit[] = [];
   if (k === 0) return top;
@@ -94,9 +96,10 @@ function scanAll(rows: readonly MemoryRow[], query: Float32Array, k: number): Re
 }
 
 /** Checked only for rows that would enter the top k, so the substring tests stay rare. */
-function admission(visible: readonly string[]): (row: MemoryRow, top: readonly RecallHit[]) => boolean {
+function admission(visible: readonly string[], isCurrent?: (row: MemoryRow) => boolean): (row: MemoryRow, top: readonly RecallHit[]) => boolean {
   return (row, top) => {
     for (const h of top) if (h.row.text === row.text) return false;
+    if (isCurrent !== undefined && !isCurrent(row)) return false;
     for (const t of visible) if (t.includes(row.text)) return false;
     return true;
   };
@@ -159,6 +162,7 @@ export interface TurnRecallInput {
   k?: number;
   lang: Lang;
   maxChars?: number;
+  isCurrent?: (row: MemoryRow) => boolean;
 }
 
 /** Recall before a turn: embed the query, filter to the branch, skip what is visible, format. */
@@ -176,6 +180,7 @@ export async function recallForTurn(deps: TurnRecallDeps, input: TurnRecallInput
     k: input.k ?? RECALL_K,
     excludeNodeIds: new Set(visible.map((m) => m.entryId)),
     excludeTexts: visible.map((m) => m.text),
+    ...(input.isCurrent ? { isCurrent: input.isCurrent } : {}),
   });
   return ok({ hits, block: formatRecall(hits, input.lang, input.maxChars) });
 }

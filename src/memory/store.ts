@@ -7,7 +7,7 @@
 // rather than mixing vectors from two models.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { syncDirectory, tempPathFor } from '../session/fs-util';
+import { syncDirectory, tempPathFor } from '../common/atomic-write';
 import type { Embedder } from './embed';
 import { MEMORY_FORMAT_VERSION, parseMemoryBuffer, type CorruptMemoryLine, type MemoryHeader, type RowLine } from './storeFormat';
 import { fail, messageOf, ok, type MemoryError, type MemoryRow, type Result, type SourceText } from './types';

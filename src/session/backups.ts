@@ -7,7 +7,7 @@ import { constants as fsConstants, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { fileTimestamp, parseFileTimestamp } from './clock';
 import { errnoCode } from './errors';
-import { tempPathFor } from './fs-util';
+import { tempPathFor } from '../common/atomic-write';
 import { safeTitle } from './safe-name';
 
 export interface BackupInfo {

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { BackupInfo, listBackupFiles, pruneBackups, writeBackup } from './backups';
 import { Clock, Timers, systemClock, systemTimers } from './clock';
 import { SessionError, errnoCode } from './errors';
-import { writeFileAtomic } from './fs-util';
+import { writeFileAtomic } from '../common/atomic-write';
 import { isValidSessionId, newSessionId } from './ids';
 import { LockInfo, LockResult, acquireLock, defaultIsProcessAlive, readLock, releaseLock } from './lock';
 import { RECOVERED_TITLE } from './parse';

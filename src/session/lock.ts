@@ -4,7 +4,9 @@
 // into place (link fails if the lock exists); where hard links are not supported, an O_EXCL create.
 // A lock is stale, and taken over, when its process is dead on this host, or when it names this
 // process but no live library here holds it (pid reuse after a reboot). A lock from another host
-// cannot be checked and is respected.
+// cannot be checked and is respected. Removing a stale lock happens under a second, short-lived
+// lock (`lock.takeover`): without it, one contender could remove the fresh lock another had just
+// created after both judged the same old lock stale, and two windows would both write.
 
 import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
@@ -33,7 +35,10 @@ export interface LockOptions {
 
 /** A damaged lock younger than this may be mid-write by its owner (O_EXCL fallback): respect it. */
 const DAMAGED_LOCK_GRACE_MS = 5000;
-const MAX_ATTEMPTS = 8;
+const MAX_ATTEMPTS = 40;
+/** A takeover takes milliseconds; a takeover lock this old was left by a process that died in it. */
+const ABANDONED_TAKEOVER_MS = 10_000;
+const TAKEOVER_BUSY_WAIT_MS = 15;
 
 /** Tokens of locks held by live libraries in this process. */
 const liveTokens = new Set<string>();
@@ -65,7 +70,7 @@ export async function acquireLock(lockFile: string, options: LockOptions): Promi
     if (current === undefined) continue; // released meanwhile: try again
     const owner = parseLock(current);
     if (!(await isStale(lockFile, owner, info, options))) return { kind: 'held', owner };
-    await removeIfUnchanged(lockFile, current, info.token);
+    if (!(await removeStaleLock(lockFile, current, info, text, options))) await sleep(TAKEOVER_BUSY_WAIT_MS);
   }
   return { kind: 'held', owner: parseLock((await readLockText(lockFile)) ?? '') };
 }
@@ -75,11 +80,7 @@ export async function releaseLock(lockFile: string, token: string): Promise<void
   liveTokens.delete(token);
   const current = parseLock((await readLockText(lockFile)) ?? '');
   if (current?.token !== token) return;
-  try {
-    await fsp.unlink(lockFile);
-  } catch (e) {
-    if (errnoCode(e) !== 'ENOENT') throw e;
-  }
+  await unlinkIfPresent(lockFile);
 }
 
 export async function readLock(lockFile: string): Promise<LockInfo | undefined> {
@@ -157,25 +158,69 @@ async function isStale(lockFile: string, owner: LockInfo | undefined, me: LockIn
 }
 
 /**
- * Removes a stale lock without ever removing a fresh one: rename it aside (atomic, only one
- * contender wins), then check that what was moved is the stale lock that was judged. If another
- * window replaced it in between, put that lock back.
+ * Removes the stale lock judged from `staleText`, holding the takeover lock so that no other
+ * contender removes a lock in between. Under it the lock file can only change by our hand: a
+ * fresh lock is only created where none exists, and the stale owner is dead. Returns false when
+ * another contender holds the takeover lock (the caller waits and looks again).
  */
-async function removeIfUnchanged(lockFile: string, staleText: string, token: string): Promise<void> {
-  const aside = `${lockFile}.stale-${token}`;
+async function removeStaleLock(
+  lockFile: string,
+  staleText: string,
+  me: LockInfo,
+  meText: string,
+  options: LockOptions,
+): Promise<boolean> {
+  const takeover = `${lockFile}.takeover`;
+  if (!(await createExclusive(takeover, meText, me.token))) {
+    await clearAbandonedTakeover(takeover, me.token, options);
+    return false;
+  }
   try {
-    await fsp.rename(lockFile, aside);
+    if ((await readLockText(lockFile)) === staleText) await unlinkIfPresent(lockFile);
+  } finally {
+    await unlinkIfPresent(takeover);
+  }
+  return true;
+}
+
+/**
+ * A takeover lock whose holder died mid-takeover would block every window forever. It is cleared
+ * when it is older than any takeover takes, by renaming it aside (only one contender wins the
+ * rename) and putting it back if what was moved is not the one judged abandoned.
+ */
+async function clearAbandonedTakeover(takeover: string, token: string, options: LockOptions): Promise<void> {
+  let judged: string | undefined;
+  try {
+    const { mtimeMs } = await fsp.stat(takeover);
+    if (options.clock.now() - mtimeMs <= ABANDONED_TAKEOVER_MS) return;
+    judged = await readLockText(takeover);
   } catch (e) {
     if (errnoCode(e) === 'ENOENT') return;
     throw e;
   }
-  const moved = await readLockText(aside);
-  if (moved !== staleText) {
-    // Put the fresh lock back. link fails if yet another lock exists (then that one stands);
-    // without hard-link support, rename is the best available.
-    await fsp.link(aside, lockFile).catch((e: unknown) =>
-      errnoCode(e) === 'EEXIST' ? undefined : fsp.rename(aside, lockFile).catch(() => undefined),
+  const aside = `${takeover}.abandoned-${token}`;
+  try {
+    await fsp.rename(takeover, aside);
+  } catch (e) {
+    if (errnoCode(e) === 'ENOENT') return;
+    throw e;
+  }
+  if ((await readLockText(aside)) !== judged) {
+    await fsp.link(aside, takeover).catch((e: unknown) =>
+      errnoCode(e) === 'EEXIST' ? undefined : fsp.rename(aside, takeover).catch(() => undefined),
     );
   }
-  await fsp.unlink(aside).catch(() => undefined);
+  await unlinkIfPresent(aside);
+}
+
+async function unlinkIfPresent(file: string): Promise<void> {
+  try {
+    await fsp.unlink(file);
+  } catch (e) {
+    if (errnoCode(e) !== 'ENOENT') throw e;
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

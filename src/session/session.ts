@@ -25,7 +25,7 @@ import {
   isSideType,
 } from './entries';
 import { SessionError, errnoCode } from './errors';
-import { syncDirectory } from './fs-util';
+import { syncDirectory } from '../common/atomic-write';
 import { newEntryId } from './ids';
 import { CorruptLine, parseSessionBuffer } from './parse';
 import { TreeIndex } from './tree-index';

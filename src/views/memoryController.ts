@@ -3,15 +3,15 @@
 // scribe, and Compact Now. Every failure costs only the memory, never the turn.
 import * as vscode from 'vscode';
 import {
-  MemoryStore, archiveEntries, branchIdsOf, localEmbedder, memoryFileFor, memoryToolSchema, openAIEmbedder,
+  MemoryStore, archiveEntries, branchIdsOf, currentRowFilter, editedSinceArchive, localEmbedder, memoryFileFor, memoryToolSchema, openAIEmbedder,
   planCompaction, planSkipText, recallForTurn, runMemorySearch, runSummary, sessionTextView, shortenOldToolPayloads,
-  type Embedder, type SummaryOutcome,
+  type Embedder, type RowFilter, type SummaryOutcome,
 } from '../memory';
 import { createChatClient } from '../model/chatClient';
 import { formatState } from '../state/format';
 import { stateAt } from '../state/stateAt';
 import type { ExtraTool } from '../agent/turnTypes';
-import type { ContextMessage } from '../session/entries';
+import { isChainEntry, type ContextMessage } from '../session/entries';
 import type { Session } from '../session/session';
 import { readSettings, SECRET_KEY } from './agentController';
 import type { NovelWorkspace } from './novel';
@@ -92,6 +92,13 @@ export class MemoryController implements vscode.Disposable {
     const path = session.path(userEntryId);
     const lastReply = [...path].reverse().find((e) => e.type === 'assistant' && e.id !== userEntryId);
     const visible = session.contextWithSummary(userEntryId).messages;
+    const view = sessionTextView(session);
+    // Messages edited after they were archived: their new words go into memory before recall.
+    const edited = editedSinceArchive(path, (id) => session.sideFor(id, 'edit') !== undefined, new Set(visible.map((m) => m.entryId)));
+    if (edited.length > 0 && !session.readOnly) {
+      const archived = await archiveEntries({ store: memory.store, embedder: memory.embedder }, { entries: edited, view });
+      if (!archived.ok) this.log.warn(`memory: ${archived.error.message}`);
+    }
     const result = await recallForTurn({ memory: memory.store, embedder: memory.embedder }, {
       instruction,
       lastReply: lastReply ? session.textOf(lastReply.id) : '',
@@ -99,6 +106,7 @@ export class MemoryController implements vscode.Disposable {
       visible,
       k: settings.recallCount,
       lang: novel.language,
+      isCurrent: rowFilterFor(session),
     });
     if (!result.ok) {
       this.log.warn(`recall: ${result.error.message}`);
@@ -115,7 +123,10 @@ export class MemoryController implements vscode.Disposable {
       run: async (argsJson) => {
         const memory = await this.storeFor(session);
         if (!memory) return { result: lang === 'zh' ? '记忆暂时不可用，请不依赖检索继续。' : 'Memory is not available right now; continue without it.', isError: true };
-        return runMemorySearch({ memory: memory.store, embedder: memory.embedder, branchIds: branchIdsOf(session.path()), lang }, argsJson);
+        return runMemorySearch(
+          { memory: memory.store, embedder: memory.embedder, branchIds: branchIdsOf(session.path()), lang, isCurrent: rowFilterFor(session) },
+          argsJson,
+        );
       },
     };
   }
@@ -182,4 +193,12 @@ export class MemoryController implements vscode.Disposable {
   dispose(): void {
     void this.open?.store.then((s) => s?.close());
   }
+}
+
+/** Rows that still say what their message says (edits applied, hidden messages out). */
+function rowFilterFor(session: Session): RowFilter {
+  return currentRowFilter((id) => {
+    const e = session.get(id);
+    return e !== undefined && isChainEntry(e) ? e : undefined;
+  }, sessionTextView(session));
 }

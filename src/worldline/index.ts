@@ -19,10 +19,9 @@ export {
   displayWorldlineName,
 } from './sidecar-data';
 export type { SidecarRead, SidecarStatus, UpdateSidecarOptions } from './sidecar';
+export type { AtomicWriteIo } from '../common/atomic-write';
 export { SIDECAR_FILE, SidecarError, sidecarPath, readSidecar, writeSidecar, updateSidecar } from './sidecar';
 export { parseSidecar, serializeSidecar } from './sidecar-parse';
-export type { AtomicWriteIo } from './atomic-write';
-export { writeFileAtomic, nodeAtomicIo } from './atomic-write';
 export type { SaveNode, WorldlineNode, WorldlineView, DeletedSave } from './view';
 export { buildWorldlineView } from './view';
 export type { ManuscriptFile, ExportManuscriptInput } from './export';

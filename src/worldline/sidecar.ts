@@ -4,7 +4,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { fileTimestamp } from '../session/clock';
-import { AtomicWriteIo, nodeAtomicIo, writeFileAtomic } from './atomic-write';
+import { AtomicWriteIo, nodeAtomicIo, writeFileAtomic } from '../common/atomic-write';
 import { WorldlineSidecar, WorldlinesFile, emptyWorldlinesFile, sidecarFor, withSidecar } from './sidecar-data';
 import { parseSidecar, serializeSidecar } from './sidecar-parse';
 

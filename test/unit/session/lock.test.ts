@@ -172,6 +172,45 @@ describe('novel lock', function () {
     if (winner?.kind === 'owner') await releaseLock(lockFile(root), winner.info.token);
   });
 
+  it('a stale lock is taken over by exactly one of many contenders, round after round', async () => {
+    // The race this guards: two contenders judge the same dead lock stale; one removes it and
+    // creates its own; the other must not then remove that fresh lock.
+    const root = tempDir();
+    fs.mkdirSync(path.join(root, '.worldline'));
+    const file = lockFile(root);
+    const clock = new FakeClock(Date.now());
+    const isAlive = (pid: number) => pid !== 999_999_999;
+    for (let round = 0; round < 25; round++) {
+      fs.writeFileSync(file, JSON.stringify({ pid: 999_999_999, host: os.hostname(), token: `dead${round}`, startedAt: '' }));
+      const results = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => acquireLock(file, { pid: 6000 + i, clock, isProcessAlive: isAlive })),
+      );
+      const owners = results.filter((r) => r.kind === 'owner');
+      assert.equal(owners.length, 1, `round ${round}`);
+      const winner = owners[0];
+      assert.equal(readLockJson(root).token, winner.kind === 'owner' ? winner.info.token : '');
+      assert.deepEqual(fs.readdirSync(path.join(root, '.worldline')).sort(), ['lock'], 'no takeover or temp files left');
+      fs.unlinkSync(file);
+    }
+  });
+
+  it('a takeover left behind by a process that died in it is cleared once it is old', async () => {
+    const root = tempDir();
+    fs.mkdirSync(path.join(root, '.worldline'));
+    const file = lockFile(root);
+    fs.writeFileSync(file, JSON.stringify({ pid: 999_999_999, host: os.hostname(), token: 'dead', startedAt: '' }));
+    fs.writeFileSync(`${file}.takeover`, JSON.stringify({ pid: 999_999_998, host: os.hostname(), token: 'died', startedAt: '' }));
+    const isAlive = (pid: number) => pid < 999_999_000;
+    // Young: respected (someone may be mid-takeover), so this window stays read-only for now.
+    const young = await acquireLock(file, { pid: 7001, clock: new FakeClock(Date.now()), isProcessAlive: isAlive });
+    assert.equal(young.kind, 'held');
+    // Old: cleared, and the dead lock is taken over.
+    const later = new FakeClock(Date.now() + 60_000);
+    const old = await acquireLock(file, { pid: 7002, clock: later, isProcessAlive: isAlive });
+    assert.equal(old.kind, 'owner');
+    assert.equal(fs.existsSync(`${file}.takeover`), false);
+  });
+
   it('exactly one of several concurrent processes wins, and a stale lock is taken over by exactly one', async () => {
     const root = tempDir();
     fs.mkdirSync(path.join(root, '.worldline'));

@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AtomicWriteIo, nodeAtomicIo, writeFileAtomic } from '../../../src/worldline/atomic-write';
+import { AtomicWriteIo, nodeAtomicIo, writeFileAtomic } from '../../../src/common/atomic-write';
 import {
   SidecarError,
   deleteSave,

@@ -1,6 +1,7 @@
-// Whole-file atomic replace: write a temp file beside the target, fsync it, rename it over the
-// target, fsync the folder. A crash at any point leaves either the old file or the new one.
-// The file operations come in through `AtomicWriteIo` so tests can fail any step.
+// Durable writes shared by sessions, backups, sidecars and the memory store. Whole-file atomic
+// replace: write a temp file beside the target, fsync it, rename it over the target, fsync the
+// folder. A crash at any point leaves either the old file or the new one. The file operations come
+// in through `AtomicWriteIo` so tests can fail any step.
 
 import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
@@ -8,7 +9,7 @@ import * as path from 'node:path';
 
 export interface AtomicWriteIo {
   /** Creates `file` (must not exist), writes all of `data`, fsyncs and closes it. */
-  writeNewDurably(file: string, data: string): Promise<void>;
+  writeNewDurably(file: string, data: string | Buffer): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   unlink(file: string): Promise<void>;
   /** Makes the rename durable; best effort where folders cannot be fsynced (Windows). */
@@ -19,7 +20,7 @@ export const nodeAtomicIo: AtomicWriteIo = {
   async writeNewDurably(file, data) {
     const handle = await fsp.open(file, 'wx');
     try {
-      await handle.writeFile(data, 'utf8');
+      await handle.writeFile(data);
       await handle.sync();
     } finally {
       await handle.close();
@@ -27,25 +28,28 @@ export const nodeAtomicIo: AtomicWriteIo = {
   },
   rename: (from, to) => fsp.rename(from, to),
   unlink: (file) => fsp.unlink(file),
-  async syncDir(dir) {
-    let handle: fsp.FileHandle | undefined;
-    try {
-      handle = await fsp.open(dir, 'r');
-      await handle.sync();
-    } catch {
-      // EISDIR/EPERM on some platforms: the file's own fsync is the best available.
-    } finally {
-      await handle?.close().catch(() => undefined);
-    }
-  },
+  syncDir: (dir) => syncDirectory(dir),
 };
+
+/** Makes a new directory entry durable. Not possible on Windows; harmless to skip there. */
+export async function syncDirectory(dir: string): Promise<void> {
+  let handle: fsp.FileHandle | undefined;
+  try {
+    handle = await fsp.open(dir, 'r');
+    await handle.sync();
+  } catch {
+    // EISDIR/EPERM on some platforms: the file's own fsync is the best available.
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
 
 /** Temp name beside the target, dot-first so folder listings skip it; random so writers never share one. */
 export function tempPathFor(file: string): string {
   return path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
 }
 
-export async function writeFileAtomic(file: string, data: string, io: AtomicWriteIo = nodeAtomicIo): Promise<void> {
+export async function writeFileAtomic(file: string, data: string | Buffer, io: AtomicWriteIo = nodeAtomicIo): Promise<void> {
   const temp = tempPathFor(file);
   try {
     await io.writeNewDurably(temp, data);
