@@ -17,19 +17,22 @@ export interface AtomicWriteIo {
 }
 
 export const nodeAtomicIo: AtomicWriteIo = {
-  async writeNewDurably(file, data) {
-    const handle = await fsp.open(file, 'wx');
-    try {
-      await handle.writeFile(data);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  },
+  writeNewDurably: (file, data) => writeNewFileDurably(file, data),
   rename: (from, to) => fsp.rename(from, to),
   unlink: (file) => fsp.unlink(file),
   syncDir: (dir) => syncDirectory(dir),
 };
+
+/** Creates `file` exclusively (EEXIST if it exists), writes all of `data`, fsyncs and closes it. */
+export async function writeNewFileDurably(file: string, data: string | Buffer): Promise<void> {
+  const handle = await fsp.open(file, 'wx');
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
 
 /** Makes a new directory entry durable. Not possible on Windows; harmless to skip there. */
 export async function syncDirectory(dir: string): Promise<void> {

@@ -11,6 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
+import { writeNewFileDurably } from '../common/atomic-write';
 import { Clock } from './clock';
 import { errnoCode } from './errors';
 
@@ -108,13 +109,7 @@ async function createExclusive(lockFile: string, text: string, token: string): P
 /** Fallback for file systems without hard links (FAT, some network shares). */
 async function createWithExcl(lockFile: string, text: string): Promise<boolean> {
   try {
-    const handle = await fsp.open(lockFile, 'wx');
-    try {
-      await handle.writeFile(text);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await writeNewFileDurably(lockFile, text);
     return true;
   } catch (e) {
     if (errnoCode(e) === 'EEXIST') return false;

@@ -25,7 +25,7 @@ import {
   isSideType,
 } from './entries';
 import { SessionError, errnoCode } from './errors';
-import { syncDirectory } from '../common/atomic-write';
+import { syncDirectory, writeNewFileDurably } from '../common/atomic-write';
 import { newEntryId } from './ids';
 import { CorruptLine, parseSessionBuffer } from './parse';
 import { TreeIndex } from './tree-index';
@@ -482,13 +482,7 @@ async function setTornTailAside(file: string, stem: string, bytes: Buffer, clock
   for (let n = 0; ; n++) {
     const target = n === 0 ? `${base}.jsonl` : `${base}-${n}.jsonl`;
     try {
-      const handle = await fsp.open(target, 'wx');
-      try {
-        await handle.writeFile(bytes);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
+      await writeNewFileDurably(target, bytes);
       return target;
     } catch (e) {
       if (errnoCode(e) !== 'EEXIST' || n > 100) throw e;
