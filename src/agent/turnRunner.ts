@@ -10,6 +10,8 @@
 //    drops its result when the branch moved.
 //  - The next turn, however started, first waits for that scribe, so the new instruction gets the
 //    fresh ledger and the state entry lands before the new user entry, not inside the next turn.
+//    The same holds for the work after the scribe (`afterScribe`: the summary) and for work queued
+//    with `background()` (Save Point, Compact Now): none of their entries can land inside a turn.
 //  - A failed or stopped turn gets no checkpoint and no scribe; its user entry becomes the retry
 //    target. A stop before the turn started (while waiting for the scribe) records nothing.
 import type { Session } from '../session/session';
@@ -71,9 +73,36 @@ export class TurnRunner {
     return this.active !== undefined;
   }
 
-  /** True while the last turn's scribe is still working. */
+  /** True while the last turn's scribe (or work queued behind it) is still running. */
   get scribeRunning(): boolean {
     return this.scribing !== undefined;
+  }
+
+  /** Resolves once the scribe and everything queued behind it have finished. */
+  async idle(): Promise<void> {
+    while (this.scribing) await this.scribing;
+  }
+
+  /**
+   * Work that appends to the session and must never interleave with a turn (Save Point, Compact
+   * Now): it runs after the scribe and anything queued before it, and the next turn waits for it.
+   * Refused while a turn is writing.
+   */
+  background<T>(action: string, task: () => Promise<T>): Promise<T> {
+    if (this.active) return Promise.reject(new TurnBusyError(action, this.deps.lang));
+    const run = (this.scribing ?? Promise.resolve()).then(() => task());
+    this.track(run.then(() => undefined, () => undefined));
+    return run;
+  }
+
+  private track(work: Promise<unknown>): void {
+    const tracked: Promise<unknown> = work.finally(() => {
+      if (this.scribing === tracked) {
+        this.scribing = undefined;
+        if (!this.active) this.emit({ type: 'phase', phase: 'idle' });
+      }
+    });
+    this.scribing = tracked;
   }
 
   /** The user entry of the last failed or stopped turn, which `retry()` runs again. */
@@ -293,7 +322,7 @@ export class TurnRunner {
     const controller = new AbortController();
     const onDispose = (): void => controller.abort();
     this.lifetime.signal.addEventListener('abort', onDispose, { once: true });
-    const done: Promise<ScribeOutcome | void> = Promise.resolve()
+    const scribed: Promise<ScribeOutcome | void> = Promise.resolve()
       .then(() => scribe({ ...info, signal: controller.signal }))
       .then(
         (outcome) => {
@@ -304,16 +333,18 @@ export class TurnRunner {
           this.emit({ type: 'warning', message: `The scribe failed: ${messageOf(err)}` });
           return undefined;
         },
-      )
-      .finally(() => {
-        this.lifetime.signal.removeEventListener('abort', onDispose);
-        if (this.scribing === done) {
-          this.scribing = undefined;
-          if (!this.active) this.emit({ type: 'phase', phase: 'idle' });
-        }
-      });
-    this.scribing = done;
-    return done;
+      );
+    // The work after the scribe (a summary) belongs to the same turn end: the next turn waits for it.
+    const afterScribe = this.deps.hooks?.afterScribe;
+    this.track(
+      scribed
+        .then(async (outcome) => {
+          if (afterScribe && !controller.signal.aborted) await afterScribe({ userEntryId: info.userEntryId, outcome, signal: controller.signal });
+        })
+        .catch((err: unknown) => this.emit({ type: 'warning', message: `The work after the scribe failed: ${messageOf(err)}` }))
+        .finally(() => this.lifetime.signal.removeEventListener('abort', onDispose)),
+    );
+    return scribed;
   }
 
   /** Frees the runner before the caller sees the result, so it can start the next turn at once. */

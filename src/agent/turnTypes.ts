@@ -85,6 +85,11 @@ export interface TurnHooks {
   checkpoint?(info: CheckpointInfo): Promise<void>;
   /** After the checkpoint, not awaited by the turn. */
   scribe?(info: ScribeInfo): Promise<ScribeOutcome | void>;
+  /**
+   * After the scribe (a summary when one is due). Not awaited by the turn, but the next turn waits
+   * for it, so what it appends never lands inside a turn. A failure is reported as a warning only.
+   */
+  afterScribe?(info: { userEntryId: string; outcome: ScribeOutcome | void; signal: AbortSignal }): Promise<unknown>;
 }
 
 /** What the turn loop hands back to the runner. */

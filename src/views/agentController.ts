@@ -7,7 +7,7 @@ import { createScribeHook } from '../agent/scribeHook';
 import { createStreamingClient } from '../model/streaming';
 import { createChatClient } from '../model/chatClient';
 import type { TurnEvent, TurnPhase, TurnResult } from '../agent/turnTypes';
-import { isTurnBusyError } from '../agent/turnTypes';
+import { isTurnBusyError, TurnBusyError } from '../agent/turnTypes';
 import type { ToolContext } from '../agent/tools';
 import { stateAt } from '../state/stateAt';
 import type { Session } from '../session/session';
@@ -65,7 +65,6 @@ export class AgentController implements vscode.Disposable {
   private phaseValue: TurnPhase = 'idle';
   private streamValue: StreamView | undefined;
   private noticeValue: Notice | undefined;
-  private lastScribe: Promise<unknown> | undefined;
   private readonly changed = new vscode.EventEmitter<'render' | 'stream' | 'phase'>();
   private readonly disposables: vscode.Disposable[] = [this.changed];
   /** Fires when the chat should re-render ('render'), show streamed text ('stream'), or the phase changed. */
@@ -148,6 +147,8 @@ export class AgentController implements vscode.Disposable {
           if (kind !== 'send') await this.checkpoints.beforeRerun(session, userEntryId);
         },
         checkpoint: ({ userEntryId }: { userEntryId: string }) => this.checkpoints.afterTurn(session, userEntryId),
+        // Every N turns the older ones become a summary (after the scribe, leaf-guarded).
+        afterScribe: () => this.memory.compact(session, false),
         scribe: createScribeHook({
           session, client: scribeClient, model: settings.scribeModel, opening: novel.config.opening, lang,
           hasVariables: Object.keys(novel.config.variables).length > 0,
@@ -232,7 +233,6 @@ export class AgentController implements vscode.Disposable {
     this.log.info(`turn ${result.status}: ${result.changes.length} file change(s)`);
     this.onTurnEnd?.(result);
     if (result.scribeDone) {
-      this.lastScribe = result.scribeDone;
       void result.scribeDone.then((outcome) => {
         const at = new Date().toISOString();
         if (outcome) {
@@ -247,28 +247,39 @@ export class AgentController implements vscode.Disposable {
           this.stateView.setScribeStatus({ running: false, last: this.stateView.scribeStatus.last });
         }
         this.changed.fire('render');
-        // Every N turns the older ones become a summary (after the scribe, leaf-guarded).
-        const session = this.getNovel()?.session;
-        if (session && result.status === 'done') {
-          this.lastScribe = this.memory.compact(session, false).catch((err: unknown) => this.log.warn(`summary: ${err instanceof Error ? err.message : String(err)}`));
-        }
       });
     }
     this.changed.fire('render');
     return result;
   }
 
-  /** Resolves when the last turn's scribe (and any summary after it) has finished: a save waits for it. */
+  /** Resolves when the last turn's scribe (and any summary after it) has finished. */
   async scribeIdle(): Promise<void> {
-    for (let last = this.lastScribe; last; last = this.lastScribe === last ? undefined : this.lastScribe) await last;
+    await this.runner?.idle();
+  }
+
+  /**
+   * Work that appends to the session (Save Point, Compact Now): it waits for the scribe and the
+   * summary, and the next turn waits for it, so its entries never land inside a turn. Refused (a
+   * warning, undefined) while a turn is writing.
+   */
+  async background<T>(action: string, task: () => Promise<T>): Promise<T | undefined> {
+    const runner = this.runner && this.runnerSession === this.getNovel()?.session ? this.runner : undefined;
+    if (!runner) return task();
+    try {
+      return await runner.background(action, task);
+    } catch (err) {
+      if (!(err instanceof TurnBusyError)) throw err;
+      void vscode.window.showWarningMessage(err.message);
+      return undefined;
+    }
   }
 
   /** Compact Now: refused while a turn runs. */
   async compactNow(): Promise<unknown> {
     const session = this.getNovel()?.session;
     if (!session || !this.guard(vscode.l10n.t('compact'))) return undefined;
-    await this.scribeIdle();
-    return this.memory.compact(session, true);
+    return this.background(vscode.l10n.t('compact'), () => this.memory.compact(session, true));
   }
 
   send(text: string): Promise<TurnResult | undefined> {

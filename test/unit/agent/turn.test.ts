@@ -28,6 +28,7 @@ describe('agent/turn', () => {
     assert.equal(env.runner.busy, false);
     assert.equal(r.proseAdded, '');
     await r.scribeDone;
+    await env.runner.idle();
     const phases = env.events.filter((e) => e.type === 'phase').map((e) => (e.type === 'phase' ? e.phase : ''));
     assert.deepEqual(phases, ['writing', 'scribe', 'idle']);
   });
@@ -262,6 +263,55 @@ describe('agent/turn', () => {
     assert.deepEqual(types.slice(-3), ['state', 'user', 'assistant']);
     assert.ok(textOf(env.agentRequests()[2]?.messages?.slice(-1)[0] as never).includes('时间：黎明'));
     assert.equal((await first.scribeDone)?.kind, 'applied');
+  });
+
+  it('the work after the scribe (a summary) is waited for too: nothing it appends lands inside the next turn', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const order: string[] = [];
+    env = await makeTurnEnv({
+      hooks: {
+        afterScribe: async ({ userEntryId }) => {
+          order.push(`after:${env.session.get(userEntryId)?.type}`);
+          await gate; // a slow summary call
+          await env.session.append({ type: 'summary', text: '前情提要', coversThroughId: userEntryId });
+        },
+      },
+    });
+    env.agent.enqueue({ text: '第一轮。' }, { text: '第二轮。' });
+    const first = await env.runner.send('第一轮');
+    await first.scribeDone;
+    assert.equal(env.runner.scribeRunning, true, 'the summary still runs after the scribe');
+    const second = env.runner.send('第二轮');
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(env.agentRequests().length, 1, 'the second turn has not called the model yet');
+    release();
+    assert.equal((await second).status, 'done');
+    assert.deepEqual(order, ['after:user']);
+    assert.deepEqual(env.session.path().map((e) => e.type), ['user', 'assistant', 'summary', 'user', 'assistant']);
+  });
+
+  it('background work (Save Point, Compact Now) is refused during a turn and holds the next turn back', async () => {
+    env = await makeTurnEnv();
+    env.agent.enqueue({ text: '慢慢写。', delayMs: 300 }, { text: '第二轮。' });
+    const running = env.runner.send('第一轮');
+    await until(() => env.runner.busy);
+    await assert.rejects(env.runner.background('save', async () => 'x'), (e: unknown) => e instanceof Error && /save|存档|writing|写作/.test(e.message));
+    await running;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const saved = env.runner.background('save', async () => {
+      await gate;
+      return env.session.append({ type: 'summary', text: '存档前', coversThroughId: env.session.leafId ?? '' });
+    });
+    const second = env.runner.send('第二轮');
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(env.agentRequests().length, 1, 'the turn waits for the background work');
+    release();
+    await saved;
+    assert.equal((await second).status, 'done');
+    const types = env.session.path().map((e) => e.type);
+    assert.deepEqual(types.slice(-3), ['summary', 'user', 'assistant']);
   });
 
   it('an English project gets the English prompt and [World State] block', async () => {
