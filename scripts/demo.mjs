@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REPO_ROOT, ensureVSCodeServer, serverMainPath } from './vscode/install.mjs';
+import { ensureSystemPackages } from './lib.mjs';
 import { findFreePort, onShutdownSignal, startServer } from './vscode/server.mjs';
 import { createRequire } from 'node:module';
 
@@ -137,6 +138,7 @@ async function writePlaceholderSample(dir) {
  */
 export async function startDemo(opts = {}) {
   await ensureDependencies();
+  ensureSystemPackages();
   await ensureVSCodeServer();
   const vsix = await packageExtension();
 

@@ -21,6 +21,12 @@ export function ensureDependencies() {
   run('npm', ['ci', '--no-audit', '--no-fund']);
 }
 
+/** The Debian packages a real VS Code needs here (scripts/system-deps.sh), installed when missing. */
+export function ensureSystemPackages() {
+  if (process.platform !== 'linux') return;
+  run('bash', [path.join(repo, 'scripts', 'system-deps.sh')]);
+}
+
 /** Bundles the extension and compiles the tests and benchmarks. */
 export function build() {
   run(process.execPath, [path.join(repo, 'scripts', 'build.mjs')]);

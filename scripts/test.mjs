@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createRequire } from 'node:module';
-import { repo, ensureDependencies, build, listFiles } from './lib.mjs';
+import { repo, ensureDependencies, ensureSystemPackages, build, listFiles } from './lib.mjs';
 
 const args = new Set(process.argv.slice(2));
 const only = ['--unit', '--integration', '--ui'].filter((a) => args.has(a));
@@ -83,6 +83,8 @@ async function ui() {
 
 async function main() {
   ensureDependencies();
+  // A real VS Code needs Chromium, ripgrep, a CJK font …: installed here when missing.
+  if (want('integration') || want('ui')) ensureSystemPackages();
   build();
   if (want('unit')) add('unit', await unit());
   if (want('integration')) {

@@ -59,6 +59,12 @@ export interface Notice {
   action?: 'setKey' | 'retry' | 'selectModel';
 }
 
+/**
+ * Characters of the injected state block. Full rosters (100/100/60/60) format to about 6,400; at
+ * this budget the first-seen times go and every name stays, so the block is bounded.
+ */
+const STATE_BLOCK_BUDGET = 5500;
+
 export class AgentController implements vscode.Disposable {
   private runner: TurnRunner | undefined;
   private runnerSession: Session | undefined;
@@ -139,6 +145,7 @@ export class AgentController implements vscode.Disposable {
       temperature: settings.temperature,
       model: settings.model,
       opening: novel.config.opening,
+      stateBudget: STATE_BLOCK_BUDGET,
       extraTools: [this.memory.searchTool(session)],
       transformContext: this.memory.transformContext(),
       hooks: {

@@ -166,6 +166,13 @@ export class MemoryController implements vscode.Disposable {
     const apiKey = (await this.secrets.get(SECRET_KEY)) ?? '';
     const client = createChatClient({ baseURL: agent.scribeBaseUrl, apiKey, model: agent.scribeModel });
     const memory = await this.storeFor(session);
+    if (!memory) {
+      // No summary without its archive: what it compresses must stay findable by recall.
+      const message = vscode.l10n.t('The summary was not written: the memory store of this session cannot be opened (see the Worldline log).');
+      this.log.warn(message);
+      if (manual) void vscode.window.showWarningMessage(message);
+      return undefined;
+    }
     const ledger = formatState(stateAt(session.path(plan.coversThroughId), novel.config.opening, { lang: novel.language }).state, { lang: novel.language });
     const outcome = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Worldline: summarising older turns…') },
@@ -174,7 +181,7 @@ export class MemoryController implements vscode.Disposable {
         model: agent.scribeModel,
         getLeafId: () => session.leafId,
         isAncestorOrSelf: (a, b) => session.isAncestorOrSelf(a, b),
-        ...(memory ? { archive: (entries) => archiveEntries({ store: memory.store, embedder: memory.embedder }, { entries, view }) } : {}),
+        archive: (entries) => archiveEntries({ store: memory.store, embedder: memory.embedder }, { entries, view }),
         appendSummary: async (e) => {
           await session.append({ type: 'summary', text: e.text, coversThroughId: e.coversThroughId });
           await session.flush();

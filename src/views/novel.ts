@@ -138,10 +138,10 @@ export class NovelWorkspace implements vscode.Disposable {
   }
 
   private async adopt(session: Session): Promise<void> {
-    if (this.sessionInstance && this.sessionInstance !== session) {
-      this.sessionListener?.dispose();
-      await this.sessionInstance.close();
-    }
+    // Switching to the session already open returns the same object: subscribing again would
+    // fire every navigation twice (and prose-follows-branch would run twice).
+    this.sessionListener?.dispose();
+    if (this.sessionInstance && this.sessionInstance !== session) await this.sessionInstance.close();
     this.sessionInstance = session;
     let leaf = session.leafId;
     this.sessionListener = session.onDidChange((change) => {

@@ -32,8 +32,10 @@ export function registerViews(context: vscode.ExtensionContext, getNovel: () => 
   const agent = new AgentController(context.secrets, getNovel, state, checkpoints, memory, log);
   busy = () => agent.busy;
   const chat = new ChatViewProvider(extensionUri, getNovel, agent, log);
-  const statusBar = new WorldlineStatusBar(getNovel, agent);
-  agent.onTurnEnd = () => void statusBar.turnEnded();
+  const statusBar = new WorldlineStatusBar(getNovel, agent, log);
+  agent.onTurnEnd = () => void statusBar.turnEnded().catch((err: unknown) => {
+    log.warn(`the status bar could not count the turn: ${err instanceof Error ? err.message : String(err)}`);
+  });
 
   const worldlines = new WorldlineController(getNovel, agent, checkpoints, log);
   const tree = new WorldlinesTreeProvider(worldlines);

@@ -2,8 +2,10 @@
 // (CJK characters count one each, Latin words one each).
 import * as vscode from 'vscode';
 import { countWords, isManuscriptFile } from '../agent/manuscript';
+import { TurnWordDelta } from '../agent/wordDelta';
 import { isDemoModel, readSettings, type AgentController } from './agentController';
 import type { NovelWorkspace } from './novel';
+import type { Log } from './log';
 
 export class WorldlineStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('worldline.status', vscode.StatusBarAlignment.Left, 50);
@@ -11,18 +13,24 @@ export class WorldlineStatusBar implements vscode.Disposable {
   private words: number | undefined;
   private delta: number | undefined;
   private recount: NodeJS.Timeout | undefined;
-  private wordsAtTurnStart: number | undefined;
-  private lastPhase = 'idle';
+  /** Counts started so far; only the newest one's result is shown. */
+  private counts = 0;
+  private readonly turnDelta = new TurnWordDelta(() => this.count());
+  private lastTurnCounted: Promise<void> = Promise.resolve();
 
-  constructor(private readonly getNovel: () => NovelWorkspace | undefined, private readonly agent: AgentController) {
+  constructor(
+    private readonly getNovel: () => NovelWorkspace | undefined,
+    private readonly agent: AgentController,
+    private readonly log: Log,
+  ) {
     this.item.name = 'Worldline';
     this.item.command = 'worldline.chat.focus';
     this.disposables.push(
       agent.onDidChange((what) => {
         if (what === 'stream') return;
-        // The delta spans the model part of a turn: from leaving idle to the next count after it.
-        if (this.lastPhase === 'idle' && agent.phase === 'writing') this.wordsAtTurnStart = this.words;
-        this.lastPhase = agent.phase;
+        // The delta spans the model part of a turn: its start is counted afresh on the turn's
+        // first 'writing' (after idle or while the last scribe ran, after any prose restore).
+        this.turnDelta.phase(agent.phase);
         this.render();
       }),
       vscode.workspace.onDidSaveTextDocument((doc) => {
@@ -37,12 +45,27 @@ export class WorldlineStatusBar implements vscode.Disposable {
     return this.words;
   }
 
-  /** Called when a turn ended: the delta is the change across the turn. */
-  async turnEnded(): Promise<void> {
-    const before = this.wordsAtTurnStart;
-    await this.count();
-    if (before !== undefined && this.words !== undefined) this.delta = this.words - before;
-    this.render();
+  /** The last turn's change in length (undefined before the first turn, or when a count failed). */
+  get turnWordDelta(): number | undefined {
+    return this.delta;
+  }
+
+  /** Settles when the count after the last ended turn is done (tests wait on it). */
+  whenTurnCounted(): Promise<void> {
+    return this.lastTurnCounted;
+  }
+
+  /** Called when a turn ended: the delta is the change across the turn. Never rejects. */
+  turnEnded(): Promise<void> {
+    const done = this.turnDelta.turnEnded().then(
+      (delta) => { this.delta = delta; },
+      (err: unknown) => {
+        this.delta = undefined;
+        this.log.warn(`the turn's word count failed: ${err instanceof Error ? err.message : String(err)}`);
+      },
+    ).then(() => this.render());
+    this.lastTurnCounted = done;
+    return done;
   }
 
   private scheduleCount(): void {
@@ -50,24 +73,35 @@ export class WorldlineStatusBar implements vscode.Disposable {
     this.recount = setTimeout(() => void this.count(), 500);
   }
 
+  /**
+   * Counts the manuscript and shows the total. Never rejects: a file that disappears while it is
+   * counted is skipped; any other failure is logged and gives undefined.
+   */
   async count(): Promise<number | undefined> {
     const novel = this.getNovel();
     if (!novel) return undefined;
-    let total = 0;
-    const seen = new Set<string>();
-    for (const glob of novel.config.manuscript) {
-      const files = await vscode.workspace.findFiles(new vscode.RelativePattern(novel.root, glob), '{**/.git/**,**/.worldline/**,**/node_modules/**}', 20000);
-      for (const uri of files) {
-        if (seen.has(uri.toString())) continue;
-        seen.add(uri.toString());
-        const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-        const text = open ? open.getText() : new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-        total += countWords(text);
+    const seq = ++this.counts;
+    try {
+      let total = 0;
+      const seen = new Set<string>();
+      for (const glob of novel.config.manuscript) {
+        const files = await vscode.workspace.findFiles(new vscode.RelativePattern(novel.root, glob), '{**/.git/**,**/.worldline/**,**/node_modules/**}', 20000);
+        for (const uri of files) {
+          if (seen.has(uri.toString())) continue;
+          seen.add(uri.toString());
+          const text = await readText(uri);
+          if (text !== undefined) total += countWords(text);
+        }
       }
+      if (seq === this.counts) {
+        this.words = total;
+        this.render();
+      }
+      return total;
+    } catch (err) {
+      this.log.warn(`could not count the manuscript's words: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
     }
-    this.words = total;
-    this.render();
-    return total;
   }
 
   render(): void {
@@ -89,6 +123,19 @@ export class WorldlineStatusBar implements vscode.Disposable {
   dispose(): void {
     if (this.recount) clearTimeout(this.recount);
     for (const d of this.disposables) d.dispose();
+  }
+}
+
+/** An open document's text (unsaved edits included), else the file's; undefined when it is gone. */
+async function readText(uri: vscode.Uri): Promise<string | undefined> {
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString() && !d.isClosed);
+  if (open) return open.getText();
+  try {
+    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+  } catch (err) {
+    const code = (err as { code?: unknown } | undefined)?.code;
+    if (code === 'FileNotFound' || code === 'EntryNotFound' || code === 'ENOENT') return undefined;
+    throw err;
   }
 }
 

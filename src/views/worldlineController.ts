@@ -96,10 +96,21 @@ export class WorldlineController implements vscode.Disposable, vscode.TextDocume
       prompt: vscode.l10n.t('A name for this point of the story (leave empty for a numbered one)'),
     });
     if (chosen === undefined) return undefined;
-    await this.agent.scribeIdle();
-    const plan = planNewSave({ name: chosen, lang: novel.language, tree: session, sidecar: await this.sidecar() });
-    const entry = (await session.append(plan)) as SaveEntry;
-    await session.flush();
+    // After the scribe (the save carries that turn's state), never inside a turn.
+    const saved = await this.agent.background(vscode.l10n.t('save'), async () => {
+      // The prose as it is now, hand edits included, so loading this save brings exactly it back.
+      try {
+        await this.checkpoints.record(session, `save-${Date.now().toString(36)}`, true);
+      } catch (err) {
+        this.log.warn(`checkpoint before the save failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      const plan = planNewSave({ name: chosen, lang: novel.language, tree: session, sidecar: await this.sidecar() });
+      const entry = (await session.append(plan)) as SaveEntry;
+      await session.flush();
+      return { plan, entry };
+    });
+    if (!saved) return undefined;
+    const { plan, entry } = saved;
     const how = plan.kind === 'fork'
       ? vscode.l10n.t('Saved "{0}". The story went another way here, so a new worldline begins: {1}.', entry.name, entry.worldlineName)
       : vscode.l10n.t('Saved "{0}" on {1}.', entry.name, entry.worldlineName);

@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import type { WorldlineApi } from '../../../src/extension';
-import { startModelServer, type ModelServer, type RecordedRequest, type ScriptedReply } from '../../fixtures/modelServer';
+import { startModelServer, type ModelServer, type RecordedRequest, type RouteHandle, type ScriptedReply } from '../../fixtures/modelServer';
 
 export async function api(): Promise<WorldlineApi> {
   const ext = vscode.extensions.getExtension<WorldlineApi>('worldline.worldline');
@@ -15,9 +15,12 @@ export const isScribe = (r: RecordedRequest): boolean => (r.system ?? '').includ
 export const isSummariser = (r: RecordedRequest): boolean => (r.system ?? '').includes('摘要员') || (r.system ?? '').includes('summariser');
 
 /** Starts the test model server, points the workspace settings at it and opens a new session. */
-export async function startNovelSession(title: string, scribeReply: ScriptedReply = { text: '{"patch":{}}' }): Promise<{ server: ModelServer; worldline: WorldlineApi }> {
+export async function startNovelSession(
+  title: string,
+  scribeReply: ScriptedReply = { text: '{"patch":{}}' },
+): Promise<{ server: ModelServer; worldline: WorldlineApi; scribe: RouteHandle }> {
   const server = await startModelServer();
-  server.route(isScribe, scribeReply, 'scribe');
+  const scribe = server.route(isScribe, scribeReply, 'scribe');
   const config = vscode.workspace.getConfiguration('worldline');
   await config.update('baseUrl', server.url, vscode.ConfigurationTarget.Workspace);
   await config.update('model', 'test-model', vscode.ConfigurationTarget.Workspace);
@@ -26,7 +29,7 @@ export async function startNovelSession(title: string, scribeReply: ScriptedRepl
   assert.equal(worldline.novel()?.session?.title, title);
   // "Prose follows the branch" would ask; the tests that switch branches restore explicitly.
   worldline.checkpoints().followPrompt = async () => false;
-  return { server, worldline };
+  return { server, worldline, scribe };
 }
 
 /** A scripted tool call that appends prose to a chapter. */
