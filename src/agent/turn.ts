@@ -46,6 +46,29 @@ export function stepLimitMessage(lang: Lang, steps: number): string {
   );
 }
 
+/** The first call whose arguments are not JSON (a JSON string holding JSON counts as JSON). */
+export function firstMalformedCall(calls: readonly ToolCall[]): { name: string; why: string } | undefined {
+  for (const call of calls) {
+    const text = call.arguments.trim();
+    if (text === '') continue; // tools without parameters get "" from some models
+    try {
+      const value: unknown = JSON.parse(text);
+      if (typeof value === 'string' && /^\s*[{[]/.test(value)) JSON.parse(value);
+    } catch (err) {
+      return { name: call.name, why: messageOf(err) };
+    }
+  }
+  return undefined;
+}
+
+function malformedCallMessage(lang: Lang, bad: { name: string; why: string }, cutOff: boolean): string {
+  return cutOff
+    ? t(lang, `The model's reply was cut off in the middle of a ${bad.name} call, so nothing of it was run. Retry asks again (a higher output limit on the endpoint helps).`,
+      `模型的回复在调用 ${bad.name} 的中途被截断，这一步什么也没执行。重试会重新请求（调高接口的输出上限会有帮助）。`)
+    : t(lang, `The model sent a ${bad.name} call whose arguments are not valid JSON (${bad.why}), so nothing of it was run. Retry asks again.`,
+      `模型发来的 ${bad.name} 调用参数不是合法的 JSON（${bad.why}），这一步什么也没执行。重试会重新请求。`);
+}
+
 function notRunResult(lang: Lang): string {
   return t(lang, 'Not run: the novelist stopped the turn.', '未执行：作者停止了这一轮。');
 }
@@ -118,22 +141,26 @@ export async function runToolLoop(deps: LoopDeps): Promise<LoopOutcome> {
       }
 
       const calls: ToolCall[] = reply.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments }));
-      const limitHit = calls.length > 0 && step >= deps.maxSteps;
+      // Arguments that are not JSON at all (a reply cut off mid-call, a broken stream) end the
+      // turn: running the rest of a half-formed step could write half a chapter.
+      const malformed = firstMalformedCall(calls);
+      const limitHit = malformed === undefined && calls.length > 0 && step >= deps.maxSteps;
       const entry: NewChainEntry = {
         type: 'assistant',
         text: reply.text,
         model: reply.model ?? deps.model,
-        // The last allowed step still asked for tools: recorded as the error (its calls stay
-        // unanswered, so the request builder leaves them out of later requests).
-        finish: limitHit ? 'error' : reply.finish === 'length' ? 'length' : 'stop',
+        // The last allowed step still asked for tools, or a call is not JSON: recorded as the
+        // error (its calls stay unanswered, so the request builder leaves them out of later requests).
+        finish: limitHit || malformed ? 'error' : reply.finish === 'length' ? 'length' : 'stop',
       };
       if (calls.length > 0) entry.toolCalls = calls;
       if (reply.usage) entry.usage = { promptTokens: reply.usage.promptTokens, completionTokens: reply.usage.completionTokens };
       if (limitHit) entry.error = stepLimitMessage(lang, deps.maxSteps);
+      if (malformed) entry.error = malformedCallMessage(lang, malformed, reply.finish === 'length');
       const written = (await append(entry)) as AssistantEntry;
       replies.push(written);
 
-      if (limitHit) {
+      if (limitHit || malformed) {
         const message = entry.error as string;
         deps.emit({ type: 'error', message, retryable: true });
         return { status: 'error', assistantId: written.id, error: message, retryable: true, changes, replies };
@@ -148,8 +175,8 @@ export async function runToolLoop(deps: LoopDeps): Promise<LoopOutcome> {
           continue;
         }
         deps.emit({ type: 'toolStart', name: call.name, args: call.arguments });
-        // Malformed arguments are the tool's business: it answers with an error that says how to
-        // write them, and the model gets another step (bounded by maxSteps) to fix its call.
+        // Well-formed JSON of the wrong shape is the tool's business: it answers with an error
+        // that says how to write it, and the model gets another step (bounded by maxSteps).
         const extra = deps.extraTools?.find((x) => x.spec.function.name === call.name);
         const run = extra ? extra.run(call.arguments).then((r) => ({ ...r, change: undefined })) : executeTool(deps.toolContext, call.name, call.arguments);
         const out = await run.catch((err: unknown) => ({

@@ -2,7 +2,11 @@
 // request (regenerate, edit, hide, the state block on the newest instruction only). Real HTTP,
 // real files, a real Session.
 import * as assert from 'node:assert/strict';
-import type { AssistantEntry, ToolEntry } from '../../../src/session/entries';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import fc from 'fast-check';
+import { firstMalformedCall } from '../../../src/agent/turn';
+import type { AssistantEntry } from '../../../src/session/entries';
 import { makeTurnEnv, shape, textOf, until, type TurnEnv } from './turnHelpers';
 
 const STATE_ZH = '【世界状态】';
@@ -104,23 +108,45 @@ describe('agent/turn', () => {
     }
   });
 
-  it('malformed tool-call arguments: the tool answers with an error, the loop continues and the replay is valid JSON', async () => {
+  it('malformed tool-call JSON ends the turn as a retryable error: nothing run, no checkpoint, no scribe; Retry succeeds', async () => {
     env = await makeTurnEnv();
     env.agent.enqueue(
-      { toolCalls: [{ id: 'bad', name: 'write_file', arguments: '{"path": "chapters/02.md", "content": "雨' }] },
+      { text: '我来写第二章。', toolCalls: [
+        { id: 'ok', name: 'list_manuscript', arguments: '{}' },
+        { id: 'bad', name: 'write_file', arguments: '{"path": "chapters/02.md", "content": "雨' },
+      ] },
       { toolCalls: [{ id: 'good', name: 'write_file', arguments: '{"path":"chapters/02.md","content":"雨停了。"}' }] },
       { text: '写好了第二章。' },
     );
     const r = await env.runner.send('写第二章');
-    assert.equal(r.status, 'done');
+    assert.equal(r.status, 'error');
+    assert.equal(r.retryable, true);
+    assert.match(r.error ?? '', /write_file.*不是合法的 JSON/);
+    assert.equal(fs.existsSync(path.join(env.root, 'chapters/02.md')), false, 'no call of the step ran');
+    assert.deepEqual(shape(env.session).slice(-1), ['assistant:error:我来写第二章。:calls=list_manuscript,write_file']);
+    assert.equal(env.checkpoints.length, 0);
+    assert.equal(env.scribes.length, 0);
+    assert.ok(env.events.some((e) => e.type === 'error' && e.retryable));
+
+    const again = await env.runner.retry();
+    assert.equal(again.status, 'done');
     assert.equal(env.read('chapters/02.md'), '雨停了。');
-    const toolEntries = env.session.path().filter((e): e is ToolEntry => e.type === 'tool');
-    assert.equal(toolEntries[0]?.isError, true);
-    assert.match(toolEntries[0]?.result ?? '', /参数不是合法的 JSON/);
-    const second = env.agentRequests()[1]?.messages ?? [];
-    const call = (second[2]?.['tool_calls'] as { function: { arguments: string } }[])[0];
-    assert.equal(call?.function.arguments, '{}');
-    assert.match(textOf(second[3] as never), /参数不是合法的 JSON/);
+    // The broken call never reaches a later request: the retry replays the instruction only.
+    const retried = env.agentRequests()[1]?.messages ?? [];
+    assert.ok(!JSON.stringify(retried).includes('"bad"'));
+  });
+
+  it('firstMalformedCall: JSON (also JSON inside a string, or empty for parameterless tools) passes; anything else is named', () => {
+    const call = (args: string) => ({ id: 'x', name: 'write_file', arguments: args });
+    assert.equal(firstMalformedCall([call('{"a":1}'), call(''), call('null'), call('"{\\"a\\":1}"')]), undefined);
+    assert.equal(firstMalformedCall([call('{"a":1}'), call('{"a":')])?.name, 'write_file');
+    assert.ok(firstMalformedCall([call('"{\\"a\\":"')]), 'a string holding broken JSON');
+    fc.assert(fc.property(fc.string(), (s) => {
+      const bad = firstMalformedCall([call(s)]);
+      let parses = s.trim() === '';
+      try { JSON.parse(s); parses = true; } catch { /* not JSON */ }
+      return parses || bad !== undefined;
+    }));
   });
 
   it('the step limit ends the turn as an error naming the setting; no checkpoint, no scribe', async () => {
