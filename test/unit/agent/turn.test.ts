@@ -149,6 +149,27 @@ describe('agent/turn', () => {
     }));
   });
 
+  it('hostile paths from the model over HTTP: .., absolute, .git, .worldline and a symlink out are refused; nothing outside changes', async () => {
+    env = await makeTurnEnv();
+    const outside = path.join(path.dirname(env.root), 'outside.md');
+    fs.writeFileSync(outside, '书外的文件。');
+    fs.symlinkSync(path.dirname(env.root), path.join(env.root, 'chapters', 'escape'));
+    const hostile = ['../outside.md', outside, '.git/config', '.worldline/sessions/feed0001.jsonl', 'chapters/escape/outside.md', 'chapters\\..\\..\\outside.md'];
+    env.agent.enqueue(
+      { toolCalls: hostile.map((p, i) => ({ id: `h${i}`, name: 'write_file', arguments: JSON.stringify({ path: p, content: '被改写了' }) })) },
+      { text: '这些路径都被拒绝了。' },
+    );
+    const r = await env.runner.send('把书外的文件改掉');
+    assert.equal(r.status, 'done');
+    assert.equal(fs.readFileSync(outside, 'utf8'), '书外的文件。');
+    assert.ok(!fs.readFileSync(path.join(env.root, '.worldline', 'sessions', 'feed0001.jsonl'), 'utf8').startsWith('被改写了'));
+    assert.equal(fs.existsSync(path.join(env.root, '.git')), false);
+    const results = env.session.path().filter((e) => e.type === 'tool');
+    assert.equal(results.length, hostile.length);
+    for (const e of results) assert.equal(e.type === 'tool' && e.isError, true, JSON.stringify(e));
+    assert.deepEqual(r.changes, []);
+  });
+
   it('the step limit ends the turn as an error naming the setting; no checkpoint, no scribe', async () => {
     env = await makeTurnEnv({ maxSteps: 3 });
     env.agent.setDefault({ toolCalls: [{ name: 'list_manuscript', arguments: '{}' }] });
