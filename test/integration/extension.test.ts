@@ -35,8 +35,12 @@ describe('Worldline in a real VS Code', () => {
     assert.ok(ext);
     const events = (ext.packageJSON as { activationEvents?: string[] }).activationEvents ?? [];
     assert.ok(!events.includes('*'), 'never activates on *');
+    // An empty folder, nothing of Worldline's shown yet: the extension has not been loaded.
+    assert.equal(ext.isActive, false, 'not active in an empty folder before its views are opened');
+    // Opening its Chat view is what activates it.
+    await vscode.commands.executeCommand('worldline.chat.focus');
+    await waitFor(() => ext.isActive, 'activation by opening the Chat view');
     const worldline = await api();
-    assert.ok(ext.isActive);
     assert.ok(worldline.novel(), 'the open folder becomes the novel');
   });
 
