@@ -33,7 +33,7 @@
     }
     const lanes = view.worldlines;
     const saves = lanes.flatMap((line, lane) => line.saves.map((s) => ({ ...s, lane })));
-    saves.sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
+    saves.sort((a, b) => a.order - b.order); // write order: a clock set back cannot reorder the story
     const row = new Map(saves.map((s, i) => [s.saveId, i]));
     const LANE = 26, ROW = 38, TOP = 14, LEFT = 14;
     const firstOfLine = new Set(lanes.map((line) => line.saves[0] && line.saves[0].saveId));

@@ -4,7 +4,11 @@ import * as vscode from 'vscode';
 import type { SaveNode, WorldlineNode, WorldlineView } from '../worldline';
 import type { WorldlineController } from './worldlineController';
 
-type Node = { kind: 'line'; line: WorldlineNode } | { kind: 'save'; save: SaveNode; line: WorldlineNode } | { kind: 'after' };
+type Node =
+  | { kind: 'line'; line: WorldlineNode }
+  | { kind: 'save'; save: SaveNode; line: WorldlineNode }
+  /** Story written since the current save, not saved yet; `forks` when later saves exist on the line. */
+  | { kind: 'after'; from: SaveNode; forks: boolean };
 
 export class WorldlinesTreeProvider implements vscode.TreeDataProvider<Node>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<Node | undefined>();
@@ -24,7 +28,12 @@ export class WorldlinesTreeProvider implements vscode.TreeDataProvider<Node>, vs
     }
     if (parent.kind === 'line') {
       const saves: Node[] = parent.line.saves.map((save) => ({ kind: 'save', save, line: parent.line }));
-      if (parent.line.isCurrent && this.view?.current.storyAfterLastSave && parent.line.saves.at(-1)?.isCurrent) saves.push({ kind: 'after' });
+      // Unsaved story goes right under the save it grew from: after a loaded save in the middle
+      // of a line it sits between that save and the later ones (saving it forks a new line).
+      const at = parent.line.saves.findIndex((s) => s.isCurrent);
+      if (parent.line.isCurrent && this.view?.current.storyAfterLastSave && at >= 0) {
+        saves.splice(at + 1, 0, { kind: 'after', from: parent.line.saves[at] as SaveNode, forks: at < parent.line.saves.length - 1 });
+      }
       return saves;
     }
     return [];
@@ -43,11 +52,16 @@ export class WorldlinesTreeProvider implements vscode.TreeDataProvider<Node>, vs
       return item;
     }
     if (node.kind === 'after') {
-      const item = new vscode.TreeItem(vscode.l10n.t('Story written after the last save'), vscode.TreeItemCollapsibleState.None);
+      const item = new vscode.TreeItem(
+        node.forks ? vscode.l10n.t('Story written after "{0}", not saved', node.from.name) : vscode.l10n.t('Story written after the last save'),
+        vscode.TreeItemCollapsibleState.None,
+      );
       item.id = 'after-last-save';
       item.iconPath = new vscode.ThemeIcon('edit');
       item.description = vscode.l10n.t('you are here');
-      item.tooltip = vscode.l10n.t('Save Point… keeps it.');
+      item.tooltip = node.forks
+        ? vscode.l10n.t('This story went another way than the later saves of this line. Save Point… keeps it as a new worldline.')
+        : vscode.l10n.t('Save Point… keeps it.');
       return item;
     }
     const s = node.save;

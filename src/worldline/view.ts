@@ -22,6 +22,8 @@ export interface SaveNode {
   /** The visible save this save's line branched at; absent for a line that starts at the root. */
   forkFromSaveId?: string;
   ts: string;
+  /** Position among all saves in the session file (write order; the graph's rows, clock-free). */
+  order: number;
   /** On the path from the root to the current leaf. */
   onCurrentBranch: boolean;
   /** The last visible save on the current path: "you are here" (or here, plus story after it). */
@@ -81,7 +83,7 @@ export function buildWorldlineView(tree: SaveTree, sidecar: WorldlineSidecar, le
 
   const lines = new Map<string, WorldlineNode>(); // insertion order = file order of first visible save
   const deleted: DeletedSave[] = [];
-  for (const s of saves) {
+  for (const [order, s] of saves.entries()) {
     const lineName = displayWorldlineName(sidecar, s.worldlineId, originalLineName.get(s.worldlineId) ?? s.worldlineName);
     if (hidden.has(s.saveId)) {
       deleted.push({ saveId: s.saveId, entryId: s.id, name: displaySaveName(sidecar, s), worldlineId: s.worldlineId, worldlineName: lineName });
@@ -107,6 +109,7 @@ export function buildWorldlineView(tree: SaveTree, sidecar: WorldlineSidecar, le
       worldlineId: s.worldlineId,
       kind: s.kind,
       ts: s.ts,
+      order,
       onCurrentBranch: onPath.has(s.id),
       isCurrent: current !== undefined && current.id === s.id,
     };

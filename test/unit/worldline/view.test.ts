@@ -54,6 +54,8 @@ describe('buildWorldlineView', () => {
       fork?.saves.map((n) => [n.saveId, n.kind, n.parentSaveId, n.forkFromSaveId, n.ts]),
       [[confess.saveId, 'fork', ask.saveId, ask.saveId, confess.ts]],
     );
+    // Write order across lines, for the graph's rows (timestamps can go backwards with the clock).
+    assert.deepEqual([...(main?.saves ?? []), ...(fork?.saves ?? [])].map((n) => n.order), [0, 1, 2]);
     await s.close();
   });
 
