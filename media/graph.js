@@ -39,7 +39,10 @@
     const firstOfLine = new Set(lanes.map((line) => line.saves[0] && line.saves[0].saveId));
     const x = (lane) => LEFT + lane * LANE;
     const y = (id) => TOP + row.get(id) * ROW;
-    const labelX = LEFT + lanes.length * LANE + 6;
+    // Story written after a save in the middle of a line goes its own way: it gets a lane of its own.
+    const cur = saves.find((s) => s.isCurrent);
+    const afterForks = Boolean(view.current.storyAfterLastSave && cur && lanes[cur.lane].saves.at(-1).saveId !== cur.saveId);
+    const labelX = LEFT + (lanes.length + (afterForks ? 1 : 0)) * LANE + 6;
     const height = TOP + saves.length * ROW + (view.current.storyAfterLastSave ? ROW : 0);
     const g = svg('svg', { width: '100%', height, role: 'img', 'aria-label': L.graph });
     lanes.forEach((line, lane) => {
@@ -73,10 +76,15 @@
       if (firstOfLine.has(s.saveId)) g.appendChild(svg('text', { x: labelX, y: cy + 17, class: 'lane-label ' + cls }, clip(lanes[s.lane].name, 30)));
     }
     if (view.current.storyAfterLastSave) {
-      const cur = saves.find((s) => s.isCurrent);
-      const lane = cur ? cur.lane : 0;
+      const from = cur ? cur.lane : 0;
+      const lane = afterForks ? lanes.length : from;
       const y1 = cur ? y(cur.saveId) : TOP - 10, y2 = TOP + saves.length * ROW;
-      g.appendChild(svg('line', { x1: x(lane), y1, x2: x(lane), y2, class: 'edge after' }));
+      if (afterForks) {
+        const x1 = x(from), x2 = x(lane);
+        g.appendChild(svg('path', { d: `M ${x1} ${y1} C ${x1} ${y1 + ROW / 2}, ${x2} ${y1 + ROW / 2}, ${x2} ${y1 + ROW} L ${x2} ${y2}`, class: 'edge after' }));
+      } else {
+        g.appendChild(svg('line', { x1: x(lane), y1, x2: x(lane), y2, class: 'edge after' }));
+      }
       g.appendChild(svg('text', { x: x(lane) - 5, y: y2 + 4, class: 'here-label' }, '✎'));
       g.appendChild(svg('text', { x: labelX, y: y2 + 4, class: 'here-label' }, `${L.here} · ${L.after}`));
     }
