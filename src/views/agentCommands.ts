@@ -24,7 +24,8 @@ export function registerAgentCommands(views: Views): vscode.Disposable[] {
     }),
     vscode.commands.registerCommand('worldline.stop', () => agent.stop()),
     vscode.commands.registerCommand('worldline.retry', () => agent.retry()),
-    vscode.commands.registerCommand('worldline.setApiKey', (key?: string) => agent.setApiKey(key)),
+    vscode.commands.registerCommand('worldline.setApiKey', (key?: unknown, target?: unknown) =>
+      agent.setApiKey(typeof key === 'string' ? key : undefined, target === 'scribe' || target === 'main' ? target : undefined)),
     vscode.commands.registerCommand('worldline.selectModel', (model?: string) => agent.selectModel(model)),
     vscode.commands.registerCommand('worldline.restoreProseOnly', (checkpointId?: string) => checkpoints.restore(checkpointId, false)),
     vscode.commands.registerCommand('worldline.restoreProseAndChat', (checkpointId?: string) => checkpoints.restore(checkpointId, true)),

@@ -19,6 +19,12 @@ import type { CheckpointController } from './checkpointController';
 import type { MemoryController } from './memoryController';
 
 export const SECRET_KEY = 'worldline.apiKey';
+/** The scribe's (and summariser's) own key, for a scribe on another endpoint; else the main key. */
+export const SCRIBE_SECRET_KEY = 'worldline.scribeApiKey';
+
+export async function scribeApiKey(secrets: vscode.SecretStorage): Promise<string> {
+  return (await secrets.get(SCRIBE_SECRET_KEY)) ?? (await secrets.get(SECRET_KEY)) ?? '';
+}
 export const DEMO_MODEL = 'worldline-demo';
 
 export interface AgentSettings {
@@ -134,7 +140,7 @@ export class AgentController implements vscode.Disposable {
       getState: () => stateAt(session.path(), novel.config.opening, { lang }).state,
       lang,
     };
-    const scribeClient = createChatClient({ baseURL: settings.scribeBaseUrl, apiKey, model: settings.scribeModel });
+    const scribeClient = createChatClient({ baseURL: settings.scribeBaseUrl, apiKey: await scribeApiKey(this.secrets), model: settings.scribeModel });
     const deps = {
       client: createStreamingClient({ baseURL: settings.baseUrl, apiKey, model: settings.model }),
       toolContext,
@@ -320,16 +326,34 @@ export class AgentController implements vscode.Disposable {
     return this.runner?.stop() ?? false;
   }
 
-  async setApiKey(key?: string): Promise<boolean> {
+  /**
+   * Set API Key: the main endpoint's key, or, when the scribe has an endpoint of its own, the
+   * scribe's (asked which). An empty key removes it (the scribe then uses the main one).
+   */
+  async setApiKey(key?: string, target?: 'main' | 'scribe'): Promise<boolean> {
+    const settings = readSettings();
+    let which = target;
+    if (which === undefined && settings.scribeBaseUrl !== settings.baseUrl) {
+      const picked = await vscode.window.showQuickPick(
+        [
+          { label: vscode.l10n.t('The writing model'), description: settings.baseUrl, which: 'main' as const },
+          { label: vscode.l10n.t('The scribe and summaries'), description: settings.scribeBaseUrl, which: 'scribe' as const },
+        ],
+        { title: vscode.l10n.t('Set API Key'), placeHolder: vscode.l10n.t('The scribe has an endpoint of its own: which key?') },
+      );
+      if (!picked) return false;
+      which = picked.which;
+    }
+    const secret = which === 'scribe' ? SCRIBE_SECRET_KEY : SECRET_KEY;
     const value = key ?? await vscode.window.showInputBox({
-      title: vscode.l10n.t('Set API Key'),
+      title: which === 'scribe' ? vscode.l10n.t('Set API Key for the Scribe') : vscode.l10n.t('Set API Key'),
       prompt: vscode.l10n.t('The key for your OpenAI-compatible endpoint. It is kept in VS Code\'s secret storage, never in settings or logs.'),
       password: true,
       ignoreFocusOut: true,
     });
     if (value === undefined) return false;
-    if (value.trim() === '') await this.secrets.delete(SECRET_KEY);
-    else await this.secrets.store(SECRET_KEY, value.trim());
+    if (value.trim() === '') await this.secrets.delete(secret);
+    else await this.secrets.store(secret, value.trim());
     this.setNotice(undefined);
     return true;
   }

@@ -13,7 +13,7 @@ import { stateAt } from '../state/stateAt';
 import type { ExtraTool } from '../agent/turnTypes';
 import { isChainEntry, type ContextMessage } from '../session/entries';
 import type { Session } from '../session/session';
-import { readSettings, SECRET_KEY } from './agentController';
+import { readSettings, scribeApiKey, SECRET_KEY } from './agentController';
 import type { NovelWorkspace } from './novel';
 import type { Log } from './log';
 
@@ -163,7 +163,7 @@ export class MemoryController implements vscode.Disposable {
       return { kind: 'skipped', reason: plan.reason };
     }
     const agent = readSettings();
-    const apiKey = (await this.secrets.get(SECRET_KEY)) ?? '';
+    const apiKey = await scribeApiKey(this.secrets);
     const client = createChatClient({ baseURL: agent.scribeBaseUrl, apiKey, model: agent.scribeModel });
     const memory = await this.storeFor(session);
     if (!memory) {
