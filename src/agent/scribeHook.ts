@@ -29,8 +29,10 @@ export function createScribeHook(opts: ScribeHookOptions): (info: ScribeInfo) =>
       model: opts.model,
       getLeafId: () => session.leafId,
       isAncestorOrSelf: (a, b) => session.isAncestorOrSelf(a, b),
-      appendState: async (e) => {
-        await session.append({ type: 'state', state: e.state, by: e.by, warnings: e.warnings });
+      // The guard runs inside the session's write queue: a navigation queued meanwhile is seen.
+      appendState: async (e, guard) => {
+        await session.append({ type: 'state', state: e.state, by: e.by, warnings: e.warnings }, { guard });
+        await session.flush(); // the turn's record is durable once its state is
       },
       // A ledger edit the novelist made on this chain during the call is merged onto, not lost.
       getCurrentState: () => stateAt(session.path(), opening, { lang }).state,

@@ -6,7 +6,7 @@
 import type { ChatCompleter, CompleteRequest } from '../model/types';
 import type { ChainEntry } from '../session/entries';
 import { clip } from '../state/json';
-import { leafStillCurrent } from '../state/leafGuard';
+import { leafGuardFor, leafStillCurrent } from '../state/leafGuard';
 import type { ArchiveReport } from './archive';
 import type { CompactionPlan, PlanSkipReason } from './plan';
 import { storySources } from './sources';
@@ -24,7 +24,12 @@ export interface SummaryDeps {
   isAncestorOrSelf(ancestor: string | null, node: string | null): boolean;
   /** Stores the covered text as memory rows (`archiveEntries` bound to a store and embedder). */
   archive?: (entries: readonly ChainEntry[]) => Promise<Result<ArchiveReport>>;
-  appendSummary(entry: { text: string; coversThroughId: string }): Promise<unknown>;
+  /**
+   * Writes the `summary` entry. Pass `guard` on to the write (`session.append(entry, { guard })`):
+   * it re-checks the leaf inside the session's write queue, so a navigate queued just before the
+   * append cannot put the summary on another branch. When it refuses, write nothing.
+   */
+  appendSummary(entry: { text: string; coversThroughId: string }, guard: (leafId: string | null) => boolean): Promise<unknown>;
   signal?: AbortSignal;
   temperature?: number;
   maxTokens?: number;
@@ -52,7 +57,7 @@ export interface SummaryFailure {
 
 export type SummaryOutcome =
   | { kind: 'applied'; text: string; coversThroughId: string; archived?: ArchiveReport; warnings: string[] }
-  | { kind: 'stale'; when: 'afterSummary' | 'afterArchive' }
+  | { kind: 'stale'; when: 'afterSummary' | 'afterArchive' | 'atAppend' }
   | { kind: 'failed'; error: SummaryFailure }
   | { kind: 'skipped'; reason: PlanSkipReason };
 
@@ -61,6 +66,8 @@ export async function runSummary(deps: SummaryDeps, input: SummaryInput): Promis
   if (!plan.due) return { kind: 'skipped', reason: plan.reason };
   const leafBefore = deps.getLeafId();
   const still = (): boolean => leafStillCurrent(leafBefore, deps.getLeafId(), deps.isAncestorOrSelf);
+  // The last check runs inside the session's write, where no queued navigate can slip in between.
+  const guard = leafGuardFor(leafBefore, deps.isAncestorOrSelf);
 
   const prompt = buildSummaryPrompt({
     lang,
@@ -99,10 +106,12 @@ export async function runSummary(deps: SummaryDeps, input: SummaryInput): Promis
   }
 
   try {
-    await deps.appendSummary({ text: clean.text, coversThroughId: plan.coversThroughId });
+    await deps.appendSummary({ text: clean.text, coversThroughId: plan.coversThroughId }, guard);
   } catch (err) {
+    if (guard.refused) return { kind: 'stale', when: 'atAppend' };
     return failed('append', `The summary could not be saved to the session: ${messageOf(err)}`);
   }
+  if (guard.refused) return { kind: 'stale', when: 'atAppend' };
   const warnings = clean.missingSections.length > 0 ? [`The summary lacks section(s): ${clean.missingSections.join(', ')}.`] : [];
   const outcome: SummaryOutcome = { kind: 'applied', text: clean.text, coversThroughId: plan.coversThroughId, warnings };
   if (archived) outcome.archived = archived;

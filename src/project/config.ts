@@ -1,6 +1,6 @@
 // worldline.yaml: the project file. Read tolerantly: every problem becomes a message with a line
 // number and the default for that field is used, so a typo never stops the novelist from writing.
-import { LineCounter, parseDocument, isMap, type Document } from 'yaml';
+import { LineCounter, parseDocument, isMap, visit, type Document } from 'yaml';
 
 export type ProjectLanguage = 'zh' | 'en';
 export type LanguageSetting = ProjectLanguage | 'auto';
@@ -9,6 +9,11 @@ export interface OpeningScene {
   time: string;
   location: string;
   characters: string[];
+  /**
+   * The project's `variables:`, present only when there are some, so `openingState(opening)` starts
+   * the scene with them and every caller that builds the opening state gets them for free.
+   */
+  variables?: Record<string, unknown>;
 }
 
 export interface ProjectConfig {
@@ -33,6 +38,8 @@ export interface LoadedConfig {
 
 export const CONFIG_FILE = 'worldline.yaml';
 export const DEFAULT_MANUSCRIPT = ['**/*.md', '**/*.txt'];
+/** A project file is a few kilobytes; far bigger is a mistake, and would stall activation. */
+export const MAX_CONFIG_CHARS = 2_000_000;
 
 export function defaultConfig(): ProjectConfig {
   return {
@@ -53,6 +60,12 @@ export function parseProjectConfig(text: string): LoadedConfig {
   const lineCounter = new LineCounter();
   const problems: ConfigProblem[] = [];
   const config = defaultConfig();
+  if (text.length > MAX_CONFIG_CHARS) {
+    problems.push({
+      message: `worldline.yaml is too large (${Math.round(text.length / 1000)} thousand characters; the limit is ${MAX_CONFIG_CHARS / 1000} thousand). The defaults are used until it is trimmed.`,
+    });
+    return { config, problems };
+  }
   let doc: Document;
   try {
     doc = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: true });
@@ -84,7 +97,20 @@ export function parseProjectConfig(text: string): LoadedConfig {
     return undefined;
   };
 
-  const root: unknown = doc.toJS({ maxAliasCount: 100 });
+  let root: unknown;
+  try {
+    root = doc.toJS({ maxAliasCount: 100 });
+  } catch (err) {
+    // An alias bomb ("billion laughs") or a structure too deep to convert: report, never throw.
+    const alias = /alias/i.test(String(err));
+    problems.push({
+      line: alias ? firstAliasLine(doc, lineCounter) : undefined,
+      message: alias
+        ? 'Too many aliases (*name) to read safely (a file like this can exhaust memory); write those values out in full. The defaults are used until it is fixed.'
+        : `worldline.yaml could not be read (${err instanceof Error ? err.message : String(err)}); the defaults are used until it is fixed.`,
+    });
+    return { config, problems };
+  }
   if (root === null || root === undefined) return { config, problems };
   if (!isPlainObject(root)) {
     problems.push({ line: 1, message: 'worldline.yaml must be a mapping of fields such as "title:" and "language:".' });
@@ -158,7 +184,25 @@ export function parseProjectConfig(text: string): LoadedConfig {
     if (isPlainObject(v)) config.variables = v;
     else if (v !== null) wrongType(['variables'], 'a mapping of names to values');
   }
+  // No variables → no field, so the opening state has no `variables` (as before).
+  if (Object.keys(config.variables).length > 0) config.opening.variables = config.variables;
   return { config, problems };
+}
+
+/** 1-based line of the first alias (`*name`) in the document, if any. */
+function firstAliasLine(doc: Document, lineCounter: LineCounter): number | undefined {
+  let line: number | undefined;
+  try {
+    visit(doc, {
+      Alias(_key, node) {
+        if (node.range) line = lineCounter.linePos(node.range[0]).line;
+        return visit.BREAK;
+      },
+    });
+  } catch {
+    // Only a hint for the message: without it the problem is still reported.
+  }
+  return line;
 }
 
 /** `auto` follows VS Code's display language (zh-cn, zh-tw … → Chinese). */

@@ -66,6 +66,27 @@ export interface SessionOpenOptions {
   hooks?: SessionHooks;
 }
 
+export interface AppendOptions {
+  /**
+   * Decides, with the leaf the entry would be written under, whether to write at all. Side calls
+   * (scribe, summary) use it as their leaf guard, so the check and the write cannot be separated
+   * by another queued write. Must be synchronous and cheap; it runs inside the write queue.
+   */
+  guard?: (leafId: string | null) => boolean;
+}
+
+/** An append whose guard refused the current leaf: the branch changed, nothing was written. */
+export class StaleLeafError extends Error {
+  override readonly name = 'StaleLeafError';
+  constructor(readonly leafId: string | null) {
+    super('The branch changed before this could be saved, so it was dropped; nothing was written.');
+  }
+}
+
+export function isStaleLeafError(e: unknown): e is StaleLeafError {
+  return e instanceof StaleLeafError;
+}
+
 /** A badly damaged file must not flood the log: the first warnings say what happened. */
 const MAX_ENTRY_WARNINGS = 20;
 const DEFAULT_READ_ONLY_REASON = 'This session is open read-only, so it cannot be changed here.';
@@ -323,12 +344,18 @@ export class Session {
 
   // ---------------------------------------------------------------- writing
 
-  /** Appends a chain entry under the current leaf; it becomes the leaf. One write. */
-  async append(entry: NewChainEntry): Promise<ChainEntry> {
+  /**
+   * Appends a chain entry under the current leaf; it becomes the leaf. One write. With a `guard`,
+   * the leaf check runs inside the write queue, after every write queued before it (a pending
+   * navigate included); if it refuses, nothing is written and this rejects with StaleLeafError.
+   */
+  async append(entry: NewChainEntry, options: AppendOptions = {}): Promise<ChainEntry> {
     if (!isChainType(entry.type)) {
       throw invalidEntry(`"${String(entry.type)}" is not a message or bookkeeping entry; use appendSide().`);
     }
+    const { guard } = options;
     const written = await this.write((id, parentId, ts) => {
+      if (guard && !guard(parentId)) throw new StaleLeafError(parentId);
       const { type, ...fields } = entry;
       return { id, parentId, type, ts, ...fields } as ChainEntry;
     });

@@ -1,6 +1,7 @@
 // formatState: the block injected before the newest instruction. 【世界状态】 holds one fact per
 // line; 【登场名录】 holds the roster in one line. Presence is a plain string compare of `at` with
 // `location`: the program states two place names, the model judges what they mean.
+import { oneLine } from './patch';
 import { activeNames } from './roster';
 import { ROSTER_TABLES, type Lang, type RosterTable, type SceneState } from './types';
 
@@ -83,22 +84,32 @@ function labelsFor(lang: Lang): Labels {
   return lang === 'en' ? EN : ZH;
 }
 
-/** The 【世界状态】 block: one fact per line. */
+/**
+ * The 【世界状态】 block: one fact per line. The merge already keeps strings on one line; states
+ * the novelist wrote whole, or stored before that rule, are flattened here too.
+ */
 export function formatWorld(state: SceneState, lang: Lang): string {
   const L = labelsFor(lang);
-  const lines = [L.world, L.time + (state.time || L.unknown), L.location + (state.location || L.unknown)];
+  const time = oneLine(state.time);
+  const location = oneLine(state.location);
+  const lines = [L.world, L.time + (time || L.unknown), L.location + (location || L.unknown)];
   for (const name of Object.keys(state.characters)) {
     const c = state.characters[name];
     if (!c) continue;
-    let line = name + (c.at === state.location ? L.present : L.at(c.at)) + L.affinity(c.affinity);
-    if (c.status) line += L.sep + c.status;
-    if (c.notes) line += L.sep + c.notes;
+    let line = oneLine(name) + (c.at === state.location ? L.present : L.at(oneLine(c.at))) + L.affinity(c.affinity);
+    const status = oneLine(c.status);
+    const notes = oneLine(c.notes);
+    if (status) line += L.sep + status;
+    if (notes) line += L.sep + notes;
     lines.push(line);
   }
-  for (const s of state.items) lines.push(L.item + s);
-  for (const s of state.facts) lines.push(L.fact + s);
-  for (const s of state.threads) lines.push(L.thread + s);
-  if (state.variables && Object.keys(state.variables).length > 0) lines.push(L.variables + JSON.stringify(state.variables));
+  for (const s of state.items) lines.push(L.item + oneLine(s));
+  for (const s of state.facts) lines.push(L.fact + oneLine(s));
+  for (const s of state.threads) lines.push(L.thread + oneLine(s));
+  // JSON escapes \n but not U+2028/2029, which some readers take as line breaks.
+  if (state.variables && Object.keys(state.variables).length > 0) {
+    lines.push(L.variables + JSON.stringify(state.variables).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029'));
+  }
   return lines.join('\n');
 }
 
@@ -147,8 +158,8 @@ export function formatState(state: SceneState, opts: FormatOptions): string {
   const tables: Entry[][] = ROSTER_TABLES.map((t, table) => {
     const roster = state.roster[t];
     return Object.keys(roster).map((name, rank) => ({
-      name,
-      time: roster[name] ?? '',
+      name: oneLine(name),
+      time: oneLine(roster[name] ?? ''),
       showTime: true,
       show: true,
       active: active[t].has(name),

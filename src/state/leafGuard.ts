@@ -15,3 +15,22 @@ export function leafStillCurrent(
     return false;
   }
 }
+
+/** A guard for `Session.append`: it remembers whether it ever refused, however the write reports it. */
+export interface LeafGuard {
+  (leafNow: string | null): boolean;
+  readonly refused: boolean;
+}
+
+export function leafGuardFor(
+  leafBefore: string | null,
+  isAncestorOrSelf: (ancestor: string | null, node: string | null) => boolean,
+): LeafGuard {
+  let refused = false;
+  const guard = (leafNow: string | null): boolean => {
+    const ok = leafStillCurrent(leafBefore, leafNow, isAncestorOrSelf);
+    if (!ok) refused = true;
+    return ok;
+  };
+  return Object.defineProperty(guard, 'refused', { get: () => refused, enumerable: true }) as LeafGuard;
+}

@@ -4,7 +4,7 @@
 import { clip, hasOwn, isPlainObject, setOwn } from './json';
 import { LIMITS, RESERVED_KEYS } from './limits';
 import { finishWarnings, messages } from './messages';
-import { mergePatch, type ApplyOptions } from './patch';
+import { mergePatch, oneLine, type ApplyOptions } from './patch';
 import { emptyRoster } from './roster';
 import { ROSTER_TABLES, type MergeResult, type Roster, type SceneState } from './types';
 
@@ -25,10 +25,11 @@ function readRoster(x: unknown): Roster {
     const keys = Object.keys(table);
     // Keep the newest entries when over the cap (the oldest would be dropped first anyway).
     for (const raw of keys.slice(Math.max(0, keys.length - LIMITS.roster[t]))) {
-      const k = clip(raw.trim(), keyMax(t)).trim();
+      const k = clip(oneLine(raw), keyMax(t)).trim();
       if (k === '' || RESERVED_KEYS.has(k) || hasOwn(out[t], k)) continue;
       const v = table[raw];
-      setOwn(out[t], k, typeof v === 'string' ? clip(v, LIMITS.place) : '');
+      // The roster is printed in one line as name@time: neither may break it.
+      setOwn(out[t], k, typeof v === 'string' ? clip(oneLine(v), LIMITS.place).trim() : '');
     }
   }
   return out;

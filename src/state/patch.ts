@@ -19,6 +19,18 @@ export type Warn = (w: string) => void;
 const AFFINITY_STRING = /^\s*-?\d+(\.\d+)?\s*$/;
 
 /**
+ * Line breaks and other control characters (C0, DEL, C1 such as NEL, U+2028/2029), with the spaces
+ * around them. formatState prints one fact per line, so a model-written "林\n【世界状态】" would
+ * otherwise add lines, or forge a header. The classes are disjoint, so this never backtracks.
+ */
+const LINE_BREAKING = /\p{Zs}*(?:[\u0000-\u001f\u007f-\u009f\u2028\u2029]\p{Zs}*)+/gu;
+
+/** `s` as one line: every run of control characters becomes one space; the result is trimmed. */
+export function oneLine(s: string): string {
+  return s.replace(LINE_BREAKING, ' ').trim();
+}
+
+/**
  * Affinity is the new absolute value. Numbers are rounded and clamped to ±100. A string that is
  * a plain decimal ("5", "-12", "7.5") is taken as that number with a warning; anything else
  * ("+5", "high", non-finite) is refused, because reading a delta as a value would be worse than
@@ -52,7 +64,7 @@ function readText(field: string, raw: unknown, max: number, m: Messages, warn: W
     warn(m.notString(field, typeName(raw)));
     return undefined;
   }
-  const s = raw.trim();
+  const s = oneLine(raw);
   if (tooLong(s, max)) {
     warn(m.clipped(field, max));
     return clip(s, max).trim();
@@ -62,7 +74,7 @@ function readText(field: string, raw: unknown, max: number, m: Messages, warn: W
 
 /** A usable character name, or undefined (with a warning). */
 export function cleanName(raw: string, m: Messages, warn: Warn): string | undefined {
-  const s = raw.trim();
+  const s = oneLine(raw);
   if (s === '') {
     warn(m.badName(show(raw)));
     return undefined;
@@ -166,7 +178,7 @@ function applyList(next: SceneState, field: ListField, raw: unknown, scanLimit: 
       dropped.push(el);
       continue;
     }
-    let s = el.trim();
+    let s = oneLine(el);
     if (s === '') continue;
     if (tooLong(s, LIMITS.listItem)) {
       s = clip(s, LIMITS.listItem).trim();

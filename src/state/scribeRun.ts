@@ -3,7 +3,7 @@
 import type { ChatCompleter } from '../model/types';
 import { applyPatch } from './apply';
 import { clip } from './json';
-import { leafStillCurrent } from './leafGuard';
+import { leafGuardFor } from './leafGuard';
 import { parseScribeOutput } from './scribeParse';
 import { buildScribePrompt, type ScribePromptInput } from './scribePrompt';
 import type { SceneState } from './types';
@@ -17,7 +17,12 @@ export interface ScribeDeps {
   model: string;
   getLeafId(): string | null;
   isAncestorOrSelf(ancestor: string | null, node: string | null): boolean;
-  appendState(e: { state: SceneState; by: 'scribe'; warnings: string[] }): Promise<void>;
+  /**
+   * Writes the `state` entry. Pass `guard` on to the write (`session.append(entry, { guard })`):
+   * it re-checks the leaf inside the session's write queue, so a navigate queued just before the
+   * append cannot put the entry on another branch. When it refuses, write nothing (throwing is fine).
+   */
+  appendState(e: { state: SceneState; by: 'scribe'; warnings: string[] }, guard: (leafId: string | null) => boolean): Promise<void>;
   /**
    * Optional: the state at the current leaf when the reply arrives. When given, the patch is
    * merged onto it, so an edit the novelist made on the same chain during the call is kept.
@@ -106,15 +111,19 @@ export async function runScribe(deps: ScribeDeps, input: ScribeInput): Promise<S
     };
   }
 
-  // Leaf guard: the branch may have changed while the model was thinking.
-  if (!leafStillCurrent(leafBefore, deps.getLeafId(), deps.isAncestorOrSelf)) return { kind: 'stale' };
+  // Leaf guard: the branch may have changed while the model was thinking. Checked now (cheap) and
+  // again inside the write, where no other write can come between the check and the append.
+  const guard = leafGuardFor(leafBefore, deps.isAncestorOrSelf);
+  if (!guard(deps.getLeafId())) return { kind: 'stale' };
 
   try {
     const base = deps.getCurrentState ? deps.getCurrentState() : input.state;
     const merged = applyPatch(base, parsed.patch, { lang: input.lang });
-    await deps.appendState({ state: merged.state, by: 'scribe', warnings: merged.warnings });
+    await deps.appendState({ state: merged.state, by: 'scribe', warnings: merged.warnings }, guard);
+    if (guard.refused) return { kind: 'stale' };
     return { kind: 'applied', warnings: merged.warnings, patch: parsed.patch, state: merged.state };
   } catch (err) {
+    if (guard.refused) return { kind: 'stale' };
     return { kind: 'failed', error: new ScribeError('append', `The new ledger could not be saved to the session: ${messageOf(err)}`) };
   }
 }

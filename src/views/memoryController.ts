@@ -182,8 +182,8 @@ export class MemoryController implements vscode.Disposable {
         getLeafId: () => session.leafId,
         isAncestorOrSelf: (a, b) => session.isAncestorOrSelf(a, b),
         archive: (entries) => archiveEntries({ store: memory.store, embedder: memory.embedder }, { entries, view }),
-        appendSummary: async (e) => {
-          await session.append({ type: 'summary', text: e.text, coversThroughId: e.coversThroughId });
+        appendSummary: async (e, guard) => {
+          await session.append({ type: 'summary', text: e.text, coversThroughId: e.coversThroughId }, { guard });
           await session.flush();
         },
       }, { plan, view, lang: novel.language, ledger }),

@@ -90,7 +90,8 @@ describe('memory/runSummary', () => {
       getLeafId: () => s.leafId,
       isAncestorOrSelf: (a, b) => s.isAncestorOrSelf(a, b),
       archive: (entries) => archiveEntries({ store, embedder: localEmbedder() }, { entries, view }),
-      appendSummary: (e) => s.append({ type: 'summary', ...e }),
+      // As the extension wires it: the leaf guard runs inside the session's write queue.
+      appendSummary: (e, guard) => s.append({ type: 'summary', ...e }, { guard }),
       ...extra,
     };
   }
@@ -173,6 +174,48 @@ describe('memory/runSummary', () => {
     const out = await compact(s, store);
     assert.equal(out.kind, 'applied');
     assert.equal(s.lastOnPath('summary')?.parentId, stateId);
+    await store.close();
+  });
+
+  it('leaf guard: a navigate still queued when the archive finishes → stale at the append, no summary anywhere', async () => {
+    const { s, store } = await story(8);
+    const leafBefore = s.leafId;
+    const lastUser = [...s.path()].reverse().find((e) => e.type === 'user');
+    route.setDefault({ text: SUMMARY_ZH });
+    let moved: Promise<void> = Promise.resolve();
+    const view = sessionTextView(s);
+    const out = await compact(s, store, {
+      archive: async (entries) => {
+        const r = await archiveEntries({ store, embedder: localEmbedder() }, { entries, view });
+        moved = s.navigate(lastUser?.id ?? null); // queued, not yet written, at the last check
+        return r;
+      },
+    });
+    await moved;
+    assert.deepEqual(out, { kind: 'stale', when: 'atAppend' });
+    assert.equal(s.leafId, lastUser?.id);
+    assert.equal(s.entries().filter((e) => e.type === 'summary').length, 0, 'not on the old branch, not on the new one');
+    assert.equal(s.lastOnPath('summary', leafBefore), undefined);
+    await store.close();
+  });
+
+  it('leaf guard: a navigate queued during the model call (no archive) → stale, nothing written', async () => {
+    const { s, store } = await story(8);
+    const lastUser = [...s.path()].reverse().find((e) => e.type === 'user');
+    let moved: Promise<void> = Promise.resolve();
+    const client: SummaryDeps['client'] = {
+      complete: async () => {
+        moved = s.navigate(lastUser?.id ?? null);
+        return { text: SUMMARY_ZH, finishReason: 'stop' };
+      },
+    };
+    const { archive: _unused, ...rest } = deps(s, store, { client });
+    const view = sessionTextView(s);
+    const plan = planCompaction({ path: s.path(), keepLast: 6, manual: true, view });
+    const out = await runSummary(rest, { plan, view, lang: 'zh' });
+    await moved;
+    assert.equal(out.kind, 'stale', JSON.stringify(out));
+    assert.equal(s.entries().filter((e) => e.type === 'summary').length, 0);
     await store.close();
   });
 

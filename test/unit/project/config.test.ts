@@ -1,6 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { parse } from 'yaml';
-import { parseProjectConfig, resolveLanguage, formatProblem, DEFAULT_MANUSCRIPT } from '../../../src/project/config';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseProjectConfig, resolveLanguage, formatProblem, DEFAULT_MANUSCRIPT, MAX_CONFIG_CHARS } from '../../../src/project/config';
+import { openingState } from '../../../src/state/opening';
+import { stateAt } from '../../../src/state/stateAt';
 import { newNovelFiles } from '../../../src/project/template';
 
 describe('project config (worldline.yaml)', () => {
@@ -23,7 +27,7 @@ variables:
     assert.equal(config.language, 'zh');
     assert.deepEqual(config.manuscript, ['chapters/**/*.md']);
     assert.equal(config.style, '第三人称\n');
-    assert.deepEqual(config.opening, { time: '傍晚（雨中）', location: '听雨轩', characters: ['青梧', '沈砚'] });
+    assert.deepEqual(config.opening, { time: '傍晚（雨中）', location: '听雨轩', characters: ['青梧', '沈砚'], variables: { 银两: 12 } });
     assert.deepEqual(config.variables, { 银两: 12 });
   });
 
@@ -68,6 +72,64 @@ variables:
       assert.ok(Array.isArray(config.manuscript));
     }
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  });
+
+  it('never throws on an alias bomb; reports it at the first alias and uses the defaults', () => {
+    // "Billion laughs": nine aliases per level, five levels.
+    const bomb = [
+      'title: Ok',
+      'a: &a ["x","x","x","x","x","x","x","x","x"]',
+      'b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]',
+      'c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]',
+      'd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]',
+      'e: [*d,*d,*d,*d,*d,*d,*d,*d,*d]',
+    ].join('\n');
+    const { config, problems } = parseProjectConfig(bomb);
+    assert.equal(config.title, '');
+    assert.deepEqual(config.manuscript, DEFAULT_MANUSCRIPT);
+    assert.equal(problems.length, 1);
+    assert.equal(problems[0]!.line, 3);
+    assert.match(formatProblem(problems[0]!), /^worldline\.yaml:3: .*aliases.*defaults are used/);
+  });
+
+  it('never throws on deep nesting or a huge file, and says what is wrong', () => {
+    const deep = `title: ${'['.repeat(20000)}${']'.repeat(20000)}\n`;
+    const deepBlock = `variables:\n${Array.from({ length: 2000 }, (_, i) => `${' '.repeat(i + 1)}k:`).join('\n')} 1\n`;
+    const hugeScalar = `title: "${'x'.repeat(1_000_000)}"\n`;
+    for (const text of [deep, deepBlock]) {
+      const { config, problems } = parseProjectConfig(text);
+      assert.ok(Array.isArray(config.manuscript));
+      for (const p of problems) assert.ok(p.message.length > 0 && p.message.length < 500);
+    }
+    assert.equal(parseProjectConfig(hugeScalar).config.title.length, 1_000_000);
+    const tooBig = parseProjectConfig(`title: x\nstyle: "${'y'.repeat(MAX_CONFIG_CHARS)}"\n`);
+    assert.equal(tooBig.config.title, '');
+    assert.match(tooBig.problems[0]!.message, /too large.*defaults are used/);
+  });
+
+  it('the opening carries the project variables into the opening state', () => {
+    const { config } = parseProjectConfig('opening:\n  time: 傍晚\n  location: 听雨轩\n  characters: [青梧]\nvariables:\n  银两: 12\n  背包: {伞: 1}\n');
+    const state = openingState(config.opening);
+    assert.deepEqual(state.variables, { 银两: 12, 背包: { 伞: 1 } });
+    assert.equal(state.location, '听雨轩');
+    assert.deepEqual(Object.keys(state.characters), ['青梧']);
+    // Callers build the state from `config.opening` through stateAt on an empty branch.
+    assert.deepEqual(stateAt([], config.opening).state.variables, { 银两: 12, 背包: { 伞: 1 } });
+  });
+
+  it('the sample novel starts with its variables', () => {
+    const text = fs.readFileSync(path.resolve(__dirname, '../../../../examples/sample-novel/worldline.yaml'), 'utf8');
+    const { config, problems } = parseProjectConfig(text);
+    assert.deepEqual(problems, []);
+    assert.deepEqual(openingState(config.opening).variables, { 银两: 12 });
+  });
+
+  it('without variables the opening state has no variables field', () => {
+    for (const text of ['opening:\n  location: 听雨轩\n', 'variables: {}\n', 'variables:\n', '']) {
+      const { config } = parseProjectConfig(text);
+      assert.ok(!('variables' in config.opening), text);
+      assert.ok(!('variables' in openingState(config.opening)), text);
+    }
   });
 
   it('resolves auto to the display language', () => {
