@@ -58,6 +58,15 @@ export const messages = {
   missing: () =>
     `The checkpoint store (${STORE}) is missing. Your manuscript files are fine. ` +
     `Run "Worldline: Rebuild Checkpoints" to start a new store from the current manuscript.`,
+  storeLost: (recorded: number) =>
+    `The checkpoint store (${STORE}) was missing when this book was opened, so a new, empty one was started: ` +
+    `the ${recorded} checkpoint(s) recorded in this session are not in it and cannot be restored or compared. ` +
+    `Your manuscript files are fine. If you still have the old store (a backup or a sync copy), close VS Code and put it back; ` +
+    `otherwise run "Worldline: Rebuild Checkpoints" to start from the current manuscript.`,
+  recordedMissing: (missing: number, recorded: number) =>
+    `The checkpoint store (${STORE}) does not hold ${missing} of the ${recorded} checkpoint(s) recorded in this session ` +
+    `(it may have been replaced by an older or another copy). Your manuscript files are fine. ` +
+    `Run "Worldline: Rebuild Checkpoints" to start a new store from the current manuscript; the current one is kept aside, not deleted.`,
   locked: (lock: string) =>
     `Another Git process is using the checkpoint store (${lock}). If another window has this book open, ` +
     `wait a moment and try again; a lock older than a minute is cleared automatically.`,

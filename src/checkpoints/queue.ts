@@ -2,10 +2,12 @@
 // does not serialise separate instances, and the index and refs must see one writer at a time.
 // `generation` increases when the store is rebuilt, so older handles stop writing into it.
 import * as path from 'node:path';
+import { Stamps } from './refs';
 
 interface Slot {
   tail: Promise<unknown>;
   generation: number;
+  stamps: Stamps;
 }
 
 const slots = new Map<string, Slot>();
@@ -19,7 +21,7 @@ function slot(gitDir: string): Slot {
   const k = keyOf(gitDir);
   let s = slots.get(k);
   if (!s) {
-    s = { tail: Promise.resolve(), generation: 0 };
+    s = { tail: Promise.resolve(), generation: 0, stamps: new Stamps() };
     slots.set(k, s);
   }
   return s;
@@ -39,4 +41,9 @@ export function generationOf(gitDir: string): number {
 
 export function bumpGeneration(gitDir: string): number {
   return ++slot(gitDir).generation;
+}
+
+/** The stamps of one store, shared by its handles (two handles never make the same ref name). */
+export function stampsOf(gitDir: string): Stamps {
+  return slot(gitDir).stamps;
 }

@@ -1,6 +1,8 @@
 // Ref names in the shadow repo. Every commit stays reachable through one of them, so
 // `git gc --prune=now` can never lose a checkpoint:
-//   refs/worldline/turns/<sessionId>/<turnId>   one per agent turn
+//   refs/worldline/turns/<sessionId>/<turnId>.<stamp>   one per recorded checkpoint (a regenerated
+//                                               turn gets a second one; none is ever overwritten)
+//   refs/worldline/turns/<sessionId>/<turnId>   the same, written by versions before the stamp
 //   refs/worldline/safety/<stamp>               taken before every restore (and undo)
 //   refs/worldline/undo/<stamp>                 the restores that can still be undone (a stack)
 //   refs/worldline/baseline/<stamp>             the first checkpoint of a rebuilt store
@@ -20,10 +22,16 @@ export function checkId(what: 'session' | 'turn', id: string): void {
   }
 }
 
-export function turnRef(sessionId: string, turnId: string): string {
+/**
+ * The ref of one checkpoint. The stamp (digits only, unique per store) makes it unique even when a
+ * turn is checkpointed again (Regenerate reuses the turn id), and the name still splits back into
+ * turn id and stamp at the last ".".
+ */
+export function turnRef(sessionId: string, turnId: string, stamp: string): string {
   checkId('session', sessionId);
   checkId('turn', turnId);
-  return `${TURNS}/${sessionId}/${turnId}`;
+  if (!/^\d+$/.test(stamp)) throw new CheckpointError('badInput', messages.badTurnId('turn', `${turnId}.${stamp}`));
+  return `${TURNS}/${sessionId}/${turnId}.${stamp}`;
 }
 
 /** Commit ids we accept from callers: hex object names only (never options, never rev syntax). */
@@ -31,7 +39,10 @@ export function checkCommitId(commit: string): void {
   if (!/^[0-9a-f]{7,64}$/i.test(commit)) throw new CheckpointError('badInput', messages.badCommit(commit));
 }
 
-/** Millisecond stamps that never repeat within a process, so safety refs sort by time. */
+/**
+ * Millisecond stamps that never repeat within a process for one store (every handle on the store
+ * shares one, see queue.ts), so safety refs sort by time and turn refs never collide.
+ */
 export class Stamps {
   private last = 0;
   next(): string {

@@ -15,9 +15,10 @@ import type { RestoreResult } from './types';
 export async function restoreTo(ctx: StoreContext, target: Head, stamp: string, recordUndo: boolean): Promise<RestoreResult> {
   const { runner } = ctx;
   const safety = await snapshot(ctx, `${SAFETY}/${stamp}`, `Safety checkpoint before restoring ${target.commit.slice(0, 10)}`, true);
+  const undo = recordUndo ? `${UNDO}/${stamp}` : undefined;
   const [rawDiff] = await Promise.all([
     runner.run(['diff-tree', '-r', '-z', '--no-renames', safety.commit, target.commit]),
-    recordUndo ? runner.run(['update-ref', `${UNDO}/${stamp}`, safety.commit, zeroOid(safety.commit)]) : undefined,
+    undo ? runner.run(['update-ref', undo, safety.commit, zeroOid(safety.commit)]) : undefined,
   ]);
   const out: RestoreOutcome = { written: [], deleted: [], skipped: [] };
   const writes: string[] = [];
@@ -40,7 +41,7 @@ export async function restoreTo(ctx: StoreContext, target: Head, stamp: string, 
   }
   await afterRestore(ctx, out, target, true);
   for (const s of out.skipped) ctx.log?.(`restore: left alone (${s.reason}): ${s.path}`);
-  return { safety, ...out };
+  return { safety, ...out, ...(undo ? { undo } : {}) };
 }
 
 /** Records the restored files in the index and makes the target the base of the next turn. */

@@ -9,11 +9,11 @@ import { CheckpointError, messages, type CheckpointProblem, type CheckpointUnava
 import { compileGlobs, type ManuscriptMatcher } from './globs';
 import { classifyGitError, GitRunner } from './gitRunner';
 import { parseNameStatus } from './parse';
-import { bumpGeneration, enqueue, generationOf } from './queue';
-import { BASELINE, checkCommitId, Stamps, turnRef, UNDO } from './refs';
+import { bumpGeneration, enqueue, generationOf, stampsOf } from './queue';
+import { BASELINE, checkCommitId, TURNS, turnRef, UNDO } from './refs';
 import { restoreTo } from './restore';
 import { isSafeRelative } from './safePaths';
-import { snapshot } from './snapshot';
+import { snapshot, type Keep } from './snapshot';
 import { healIndex, isIndexCorruption, syncIndex, type SyncResult } from './stage';
 import { checkGit, createStore, ensureInfoFiles, fsckReport, moveStoreAside, readHead, resolveCommit, storeExists, storePaths, type Head } from './store';
 import type { ChangedFile, CheckpointResult, Health, RestoreResult } from './types';
@@ -37,7 +37,6 @@ export class ShadowRepo {
   readonly gitDir: string;
   private matcher: ManuscriptMatcher;
   private readonly generation: number;
-  private readonly stamps = new Stamps();
   private readonly resolved = new Map<string, Head>();
   private readonly reported = new Set<string>();
   private readonly ctx: StoreContext;
@@ -121,13 +120,18 @@ export class ShadowRepo {
       await createStore(runner);
       resetSharedState(paths.gitDir, null);
       const repo = new ShadowRepo(runner, matcher, opts, true, movedAside);
-      await snapshot(repo.ctx, `${BASELINE}/${repo.stamps.next()}`, 'Baseline of a rebuilt checkpoint store', true);
+      await snapshot(repo.ctx, `${BASELINE}/${stampsOf(paths.gitDir).next()}`, 'Baseline of a rebuilt checkpoint store', true);
       return repo;
     });
   }
 
-  /** Deep check: HEAD, and every object reachable from the refs. A damaged index is repaired. */
-  async health(): Promise<Health> {
+  /**
+   * Deep check: HEAD, and every object reachable from the refs. A damaged index is repaired.
+   * `recorded`: the checkpoint commits a session refers to. When some are not in the store, the
+   * store was lost and started anew (a new store has none of them) or replaced by another copy;
+   * after a rebuild the older ones are expected to be gone (they are in the store kept aside).
+   */
+  async health(recorded: readonly string[] = []): Promise<Health> {
     return enqueue(this.gitDir, async () => {
       if (generationOf(this.gitDir) !== this.generation) return { ok: false, problem: messages.closed() };
       if (!(await storeExists(this.gitDir))) return { ok: false, problem: messages.missing() };
@@ -146,7 +150,8 @@ export class ShadowRepo {
         // Name a missing object first: that is what a crash or a sync tool usually leaves.
         const lines = out.split('\n').map((l) => l.trim());
         const bad = lines.find((l) => /^missing /i.test(l)) ?? lines.find((l) => /^(broken|bad|error)/i.test(l));
-        return bad ? { ok: false, problem: messages.corrupt(bad) } : { ok: true };
+        if (bad) return { ok: false, problem: messages.corrupt(bad) };
+        return await this.checkRecorded(recorded);
       } catch (err) {
         return { ok: false, problem: classifyGitError(err, this.runner.binary).message };
       }
@@ -154,14 +159,48 @@ export class ShadowRepo {
   }
 
   /**
-   * End of an agent turn: records the manuscript under refs/worldline/turns/<sessionId>/<turnId>.
-   * When nothing changed, the previous commit is reused (the ref is still written). Never throws:
-   * a failed checkpoint must not block the turn, so the problem is returned for the caller to log.
+   * End of an agent turn: records the manuscript under a ref of its own,
+   * refs/worldline/turns/<sessionId>/<turnId>.<stamp> (a turn checkpointed again, as Regenerate
+   * does, gets a second ref; none is overwritten). When nothing changed, the previous commit is
+   * reused (a ref is still written). Never throws: a failed checkpoint must not block the turn,
+   * so the problem is returned for the caller to log.
    */
   async checkpoint(turnId: string, sessionId: string): Promise<CheckpointResult | CheckpointProblem> {
+    return (await this.take(turnId, sessionId)) ?? this.unexpected();
+  }
+
+  /**
+   * A checkpoint only when the manuscript moved: since `previous` (the last checkpoint the caller
+   * recorded), or, without one, since the last checkpoint in the store. Otherwise null, and no ref
+   * is written: every turn ref belongs to a checkpoint the caller records.
+   */
+  async checkpointIfChanged(turnId: string, sessionId: string, previous: string | undefined): Promise<CheckpointResult | CheckpointProblem | null> {
+    const keep: Keep = previous !== undefined ? (m) => m.commit !== previous : (m) => !m.reused;
+    return (await this.take(turnId, sessionId, keep)) ?? null;
+  }
+
+  /**
+   * Drops the ref of a checkpoint the caller did not record after all (its session entry could not
+   * be written). The ref is deleted only while it still names `commit` and another ref keeps that
+   * commit reachable; otherwise it stays (nothing is ever lost). True when it was deleted.
+   */
+  async discard(result: CheckpointResult): Promise<boolean> {
+    checkCommitId(result.commit);
+    if (!result.ref.startsWith(`${TURNS}/`)) return false;
+    return this.exclusive(async () => {
+      const out = await this.runner.run(['for-each-ref', '--format=%(refname)', '--contains', result.commit, 'refs/worldline']);
+      const others = out.split('\n').map((l) => l.trim()).filter((l) => l !== '' && l !== result.ref);
+      if (others.length === 0) return false;
+      await this.runner.run(['update-ref', '-d', result.ref, result.commit]);
+      return true;
+    });
+  }
+
+  private async take(turnId: string, sessionId: string, keep?: Keep): Promise<CheckpointResult | CheckpointProblem | undefined> {
     try {
-      const ref = turnRef(sessionId, turnId);
-      const result = await this.exclusive(() => snapshot(this.ctx, ref, `Turn ${turnId} (session ${sessionId})`, false));
+      const ref = turnRef(sessionId, turnId, stampsOf(this.gitDir).next());
+      const message = `Turn ${turnId} (session ${sessionId})`;
+      const result = await this.exclusive(() => (keep ? snapshot(this.ctx, ref, message, true, keep) : snapshot(this.ctx, ref, message, true)));
       const every = this.opts.maintainEvery ?? 200;
       if (every > 0 && this.ctx.state.commitsSincePack >= every) {
         // Queued behind the turn and not awaited: the turn has its result already.
@@ -175,17 +214,27 @@ export class ShadowRepo {
     }
   }
 
-  /**
-   * Makes the manuscript equal to `commit`'s manuscript. First a safety checkpoint of the current
-   * manuscript (refs/worldline/safety/<stamp>), which Undo Last Restore returns to.
-   */
-  async restore(commit: string): Promise<RestoreResult> {
-    checkCommitId(commit);
-    return this.exclusive(async () => restoreTo(this.ctx, await this.resolve(commit), this.stamps.next(), true));
+  private unexpected(): CheckpointProblem {
+    return { kind: 'error', message: messages.gitFailed('checkpoint', 'no result') };
   }
 
-  /** Returns the manuscript to where it was before the last restore not yet undone (a stack). */
-  async undoLastRestore(): Promise<RestoreResult | undefined> {
+  /**
+   * Makes the manuscript equal to `commit`'s manuscript. First a safety checkpoint of the current
+   * manuscript (refs/worldline/safety/<stamp>). With `undoable` (the default) the restore goes on
+   * the undo stack (refs/worldline/undo/<stamp>, named in `result.undo`), which Undo Last Restore
+   * returns to; without it (Regenerate's reset of the prose) only the safety ref is written.
+   */
+  async restore(commit: string, opts: { undoable?: boolean } = {}): Promise<RestoreResult> {
+    checkCommitId(commit);
+    return this.exclusive(async () => restoreTo(this.ctx, await this.resolve(commit), stampsOf(this.gitDir).next(), opts.undoable ?? true));
+  }
+
+  /**
+   * Returns the manuscript to where it was before the last restore not yet undone (a stack).
+   * `expected`: undo only when the newest restore on the stack is that one (its `result.undo`), so
+   * an older, unrelated restore is never undone by mistake. Undefined when nothing was undone.
+   */
+  async undoLastRestore(expected?: string): Promise<RestoreResult | undefined> {
     return this.exclusive(async () => {
       const out = await this.runner.run(['for-each-ref', '--format=%(refname) %(objectname)', UNDO]);
       const last = out
@@ -196,9 +245,9 @@ export class ShadowRepo {
           return { ref, commit, stamp: Number(ref.slice(UNDO.length + 1)) };
         })
         .sort((a, b) => b.stamp - a.stamp)[0];
-      if (!last) return undefined;
+      if (!last || (expected !== undefined && last.ref !== expected)) return undefined;
       // The undo takes a safety checkpoint of its own, so the manuscript it replaces stays recoverable.
-      const result = await restoreTo(this.ctx, await this.resolve(last.commit), this.stamps.next(), false);
+      const result = await restoreTo(this.ctx, await this.resolve(last.commit), stampsOf(this.gitDir).next(), false);
       await this.runner.run(['update-ref', '-d', last.ref, last.commit]);
       return result;
     });
@@ -292,6 +341,24 @@ export class ShadowRepo {
     for (const s of result.skipped) this.report(`checkpoints: not tracked (${s.reason}): ${s.path}`);
     for (const r of result.nestedRepos) this.report(`checkpoints: ${r}/ is its own git repository; its manuscript files are checkpointed, its .git is left alone`);
     return result;
+  }
+
+  /** Part of health(): the session's checkpoint commits that the store does not have. */
+  private async checkRecorded(recorded: readonly string[]): Promise<Health> {
+    const wanted = [...new Set(recorded.filter((c) => /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(c)))];
+    if (wanted.length === 0) return { ok: true };
+    const present = new Set<string>();
+    for (let i = 0; i < wanted.length; i += 400) {
+      // Prints the ones that exist as commits; --ignore-missing skips the others without failing.
+      const out = await this.runner.run(['rev-list', '--no-walk', '--ignore-missing', ...wanted.slice(i, i + 400)]);
+      for (const line of out.split('\n')) if (line.trim() !== '') present.add(line.trim());
+    }
+    const missing = wanted.filter((c) => !present.has(c)).length;
+    if (missing === 0) return { ok: true };
+    // After a rebuild the older checkpoints live in the store kept aside: that is expected.
+    const baseline = (await this.runner.run(['for-each-ref', '--count=1', '--format=%(refname)', BASELINE])).trim();
+    if (baseline !== '') return { ok: true };
+    return { ok: false, problem: this.created ? messages.storeLost(wanted.length) : messages.recordedMissing(missing, wanted.length) };
   }
 
   private async resolve(commit: string): Promise<Head> {

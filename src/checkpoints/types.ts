@@ -16,6 +16,8 @@ export interface RestoreResult {
   deleted: string[];
   /** Paths left alone: symlinks, paths under a symlinked folder, paths no longer manuscript. */
   skipped: SkippedPath[];
+  /** The undo-stack ref of this restore (refs/worldline/undo/<stamp>); absent when it is not undoable. */
+  undo?: string;
 }
 
 export interface ChangedFile {

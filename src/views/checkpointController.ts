@@ -19,17 +19,27 @@ export type DirtyChoice = 'save' | 'cancel';
 export type DirtyPrompt = (files: string[]) => Promise<DirtyChoice>;
 export type FollowSetting = 'ask' | 'always' | 'never';
 
-interface LastRestore {
-  /** Where the leaf was before a prose-and-chat restore moved it (undo moves it back). */
-  leafBefore?: string | null;
-  session?: Session;
-}
+/**
+ * One thing Undo takes back, newest last. Undo always takes back the newest one, prose and chat
+ * together: the prose through the store's undo stack (checked against `undoRef`, so an older,
+ * unrelated restore is never undone instead), the chat by moving the leaf back.
+ */
+export type UndoAction =
+  /** A restore of the prose; `leafBefore` is set when it moved the chat too (undefined: it did not). */
+  | { kind: 'prose'; undoRef: string; session: Session; leafBefore: string | null | undefined }
+  /** Only the chat moved (a save with no checkpoint on its path): the prose was not touched. */
+  | { kind: 'chat'; session: Session; leafBefore: string | null };
+
+/** What Undo did: the prose restore it undid, 'chatOnly' (the chat moved back, no prose), or nothing. */
+export type UndoResult = RestoreResult | 'chatOnly' | 'cancelled' | undefined;
 
 export class CheckpointController implements vscode.Disposable, vscode.TextDocumentContentProvider {
   private repo: ShadowRepo | undefined;
   private opening: Promise<ShadowRepo | undefined> | undefined;
   private unavailable: string | undefined;
-  private last: LastRestore | undefined;
+  private readonly undoStack: UndoAction[] = [];
+  /** Warnings already shown in this window (each distinct problem once; writing is never blocked). */
+  private readonly warned = new Set<string>();
   /** Set while we move the leaf ourselves, so "prose follows the branch" does not react to it. */
   private navigatingSelf = false;
   private readonly disposables: vscode.Disposable[] = [];
@@ -58,10 +68,7 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
       if (isCheckpointProblem(opened)) {
         this.unavailable = opened.message;
         this.log.warn(opened.message);
-        const rebuild = vscode.l10n.t('Rebuild Checkpoints');
-        void vscode.window.showWarningMessage(opened.message, ...(opened.kind === 'corrupt' ? [rebuild] : [])).then((pick) => {
-          if (pick === rebuild) void vscode.commands.executeCommand('worldline.rebuildCheckpoints');
-        });
+        this.warnOnce(opened.message, opened.kind === 'corrupt');
         return undefined;
       }
       this.repo = opened;
@@ -72,19 +79,26 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
     return this.opening;
   }
 
-  /** On start: a missing or damaged store is reported with the way out. Never blocks activation. */
+  /**
+   * On start: a damaged store, or a store that was lost (open started a new one while the session
+   * still refers to checkpoints), is reported once with the way out. Never blocks activation.
+   */
   async checkHealth(): Promise<void> {
     const novel = this.getNovel();
     if (!novel || !(await novel.hasProjectFile())) return;
     const repo = await this.store();
-    if (!repo || repo.created) return;
-    const health = await repo.health();
-    if (!health.ok) {
-      this.log.warn(health.problem);
-      const rebuild = vscode.l10n.t('Rebuild Checkpoints');
-      const pick = await vscode.window.showWarningMessage(health.problem, rebuild);
-      if (pick === rebuild) await this.rebuild();
-    }
+    if (!repo) return;
+    const session = novel.session;
+    const recorded = session ? session.entries().flatMap((e) => (e.type === 'checkpoint' ? [e.commit] : [])) : [];
+    if (repo.created && recorded.length === 0) return; // a first store: nothing to check yet
+    const health = await repo.health(recorded);
+    if (health.ok) return;
+    this.log.warn(health.problem);
+    if (this.warned.has(health.problem)) return;
+    this.warned.add(health.problem);
+    const rebuild = vscode.l10n.t('Rebuild Checkpoints');
+    const pick = await vscode.window.showWarningMessage(health.problem, rebuild);
+    if (pick === rebuild) await this.rebuild();
   }
 
   async rebuild(): Promise<boolean> {
@@ -93,15 +107,16 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
     try {
       this.repo = await ShadowRepo.rebuild(novel.root.fsPath, { globs: novel.config.manuscript, log: (m) => this.log.info(m) });
       this.unavailable = undefined;
+      this.undoStack.length = 0; // the new store has no undo stack
       const aside = this.repo.movedAside ? path.relative(novel.root.fsPath, this.repo.movedAside) : undefined;
-      void vscode.window.showInformationMessage(aside
+      this.notify('info', aside
         ? vscode.l10n.t('Checkpoints rebuilt from the current manuscript. The old store was kept in {0}.', aside)
         : vscode.l10n.t('Checkpoints rebuilt from the current manuscript.'));
       return true;
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
+      const message = errorText(err);
       this.log.error(message);
-      void vscode.window.showErrorMessage(message);
+      this.notify('error', message);
       return false;
     }
   }
@@ -116,22 +131,38 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
 
   /**
    * Appends a `checkpoint` entry for the manuscript as it is now. Used at the end of a turn, and
-   * before an instruction when the manuscript changed since the last checkpoint on the branch (so
-   * every turn has an exact "before"). Failures are logged; they never block writing.
+   * (`onlyIfChanged`) before an instruction or a save when the manuscript changed since the last
+   * checkpoint on the branch (so every turn has an exact "before"). The store writes a ref only
+   * for a checkpoint that is recorded. Never throws: a failure is logged and shown once per
+   * distinct problem, and writing goes on.
    */
   async record(session: Session, turnId: string, onlyIfChanged: boolean): Promise<CheckpointEntry | undefined> {
-    const repo = await this.store();
-    if (!repo || session.readOnly) return undefined;
-    await this.saveDirtyManuscript();
-    const result = await repo.checkpoint(turnId, session.header.id);
-    if (isCheckpointProblem(result)) {
-      this.log.warn(`checkpoint skipped: ${result.message}`);
+    try {
+      const repo = await this.store();
+      if (!repo || session.readOnly) return undefined;
+      await this.saveDirtyManuscript();
+      const result = onlyIfChanged
+        ? await repo.checkpointIfChanged(turnId, session.header.id, session.lastOnPath('checkpoint')?.commit)
+        : await repo.checkpoint(turnId, session.header.id);
+      if (result === null) return undefined;
+      if (isCheckpointProblem(result)) {
+        this.log.warn(`checkpoint skipped: ${result.message}`);
+        this.warnOnce(vscode.l10n.t('No checkpoint was taken; your writing goes on as usual. {0}', result.message), result.kind === 'corrupt');
+        return undefined;
+      }
+      try {
+        return (await session.append({ type: 'checkpoint', commit: result.commit, ref: result.ref, changed: result.changed })) as CheckpointEntry;
+      } catch (err) {
+        // Not recorded after all: its ref goes too (when another ref keeps the commit).
+        await repo.discard(result).catch(() => false);
+        throw err;
+      }
+    } catch (err) {
+      const message = errorText(err);
+      this.log.warn(`checkpoint failed: ${message}`);
+      this.warnOnce(vscode.l10n.t('No checkpoint was taken; your writing goes on as usual. {0}', message), false);
       return undefined;
     }
-    const previous = session.lastOnPath('checkpoint');
-    if (onlyIfChanged && previous && previous.commit === result.commit) return undefined;
-    if (onlyIfChanged && !previous && result.changed.length === 0 && !repo.created) return undefined;
-    return (await session.append({ type: 'checkpoint', commit: result.commit, ref: result.ref, changed: result.changed })) as CheckpointEntry;
   }
 
   /** The turn's end: the hook the TurnRunner awaits before the scribe. */
@@ -150,14 +181,16 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
 
   /**
    * Regenerate / edit-as-branch / retry: the prose goes back to the checkpoint before that turn, so
-   * every variant starts from the same text. No checkpoint on the path: nothing to return to.
+   * every variant starts from the same text. No checkpoint on the path: nothing to return to. This
+   * reset is part of the rerun, not a restore: it keeps a safety checkpoint but is not on the undo
+   * stack, so Undo still takes back the last real restore, prose and chat together.
    */
   async beforeRerun(session: Session, userEntryId: string): Promise<void> {
     const entry = session.get(userEntryId);
     if (!entry) return;
     const before = session.lastOnPath('checkpoint', entry.parentId);
     if (!before) return;
-    const result = await this.restoreCommit(before.commit, { quiet: true });
+    const result = await this.restoreCommit(before.commit, { quiet: true, undoable: false });
     if (result === 'cancelled') throw new Error(vscode.l10n.t('Regenerate was cancelled: unsaved changes in a chapter were kept.'));
   }
 
@@ -175,7 +208,7 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
     if (!session) return undefined;
     const target = this.checkpointFor(session, checkpointEntryId);
     if (!target) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('There is no checkpoint to restore yet: one is taken at the end of every agent turn.'));
+      this.notify('info', vscode.l10n.t('There is no checkpoint to restore yet: one is taken at the end of every agent turn.'));
       return undefined;
     }
     return this.restoreAt(session, target, withChat ? target.id : undefined);
@@ -183,24 +216,27 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
 
   /**
    * Loading a save: the prose returns to the last checkpoint on the save's path and the leaf moves
-   * to the save, with the same safety commit and Undo as any restore.
+   * to the save, with the same safety commit and Undo as any restore. A save made before any
+   * checkpoint: only the chat moves (the novelist is told), and Undo moves it back.
    */
   async load(entryId: string): Promise<RestoreResult | 'cancelled' | undefined> {
     const session = this.getNovel()?.session;
     if (!session || !session.get(entryId)) return undefined;
     const target = session.lastOnPath('checkpoint', entryId);
-    if (!target) {
-      // Nothing was checkpointed before this point: only the chat can move.
-      if (this.isBusy()) return this.refuseBusy();
-      this.last = { session, leafBefore: session.leafId };
-      await this.navigateQuietly(session, entryId);
-      return undefined;
-    }
-    return this.restoreAt(session, target, entryId);
+    if (target) return this.restoreAt(session, target, entryId);
+    if (this.isBusy()) return this.refuseBusy();
+    const action: UndoAction = { kind: 'chat', session, leafBefore: session.leafId };
+    await this.navigateQuietly(session, entryId);
+    this.undoStack.push(action);
+    const undo = vscode.l10n.t('Undo');
+    const text = vscode.l10n.t('This save was made before any checkpoint, so its prose cannot be restored: only the chat went back to it, and the manuscript stays as it is. Undo moves the chat back.');
+    this.log.info(text);
+    this.background(vscode.window.showWarningMessage(text, undo).then((pick) => (pick === undo ? this.undo(action) : undefined)), 'undo');
+    return undefined;
   }
 
   private refuseBusy(): undefined {
-    void vscode.window.showWarningMessage(vscode.l10n.t('Wait until the agent has finished writing, or stop it, before restoring.'));
+    this.notify('warning', vscode.l10n.t('Wait until the agent has finished writing, or stop it, before restoring.'));
     return undefined;
   }
 
@@ -208,34 +244,83 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
   private async restoreAt(session: Session, target: CheckpointEntry, leafTo: string | undefined): Promise<RestoreResult | 'cancelled' | undefined> {
     if (this.isBusy()) return this.refuseBusy();
     const leafBefore = session.leafId;
-    const result = await this.restoreCommit(target.commit, { quiet: false });
-    if (result === 'cancelled' || result === undefined) return result;
-    this.last = { session };
-    if (leafTo !== undefined) {
-      this.last.leafBefore = leafBefore;
-      await this.navigateQuietly(session, leafTo);
+    let result: RestoreResult | 'cancelled' | undefined;
+    try {
+      result = await this.restoreCommit(target.commit, { quiet: false, undoable: true });
+    } catch (err) {
+      const message = errorText(err);
+      this.log.error(`restore failed: ${message}`);
+      this.notify('error', message);
+      return undefined;
     }
-    this.report(result, leafTo !== undefined);
+    if (result === 'cancelled' || result === undefined) return result;
+    const action = this.pushRestore(result, session, leafTo !== undefined ? leafBefore : undefined);
+    if (leafTo !== undefined) await this.navigateQuietly(session, leafTo);
+    this.report(result, leafTo !== undefined, action);
     return result;
   }
 
-  async undo(): Promise<RestoreResult | 'cancelled' | undefined> {
-    const repo = await this.store();
-    if (!repo) return undefined;
-    if (this.isBusy()) return this.refuseBusy();
-    if ((await this.saveOrCancel()) === 'cancel') return 'cancelled';
-    const result = await repo.undoLastRestore();
-    if (result) await this.settle(result);
-    if (!result) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('There is no restore to undo.'));
+  private pushRestore(result: RestoreResult, session: Session, leafBefore: string | null | undefined): UndoAction | undefined {
+    if (!result.undo) return undefined;
+    const action: UndoAction = { kind: 'prose', undoRef: result.undo, session, leafBefore };
+    this.undoStack.push(action);
+    return action;
+  }
+
+  /**
+   * Undo Last Restore: takes back the newest restore (prose, and the chat when it moved) or the
+   * newest chat-only load. With `expected` (an Undo button on a notification) only when that is
+   * still the newest. Never throws: a failure is shown.
+   */
+  async undo(expected?: UndoAction): Promise<UndoResult> {
+    try {
+      return await this.undoNewest(expected);
+    } catch (err) {
+      const message = errorText(err);
+      this.log.error(`undo failed: ${message}`);
+      this.notify('error', vscode.l10n.t('Undo failed: {0}', message));
       return undefined;
     }
-    const last = this.last;
-    this.last = undefined;
-    if (last?.session && last.leafBefore !== undefined && last.session === this.getNovel()?.session) {
-      await this.navigateQuietly(last.session, last.leafBefore);
+  }
+
+  private async undoNewest(expected: UndoAction | undefined): Promise<UndoResult> {
+    if (this.isBusy()) return this.refuseBusy();
+    const top = this.undoStack.at(-1);
+    if (expected && top !== expected) {
+      this.notify('info', vscode.l10n.t('Only the most recent restore can be undone, and this one is not the most recent any more.'));
+      return undefined;
     }
-    void vscode.window.showInformationMessage(vscode.l10n.t('Restore undone: {0} file(s) written, {1} removed.', result.written.length, result.deleted.length));
+    const current = this.getNovel()?.session;
+    if (top?.kind === 'chat') {
+      this.undoStack.pop();
+      if (top.session === current) await this.navigateQuietly(top.session, top.leafBefore);
+      this.notify('info', vscode.l10n.t('The chat is back where it was. The prose was not touched.'));
+      return 'chatOnly';
+    }
+    const repo = await this.store();
+    if (!repo) {
+      this.notify('warning', this.unavailable ?? vscode.l10n.t('Checkpoints are not available.'));
+      return undefined;
+    }
+    if ((await this.saveOrCancel()) === 'cancel') return 'cancelled';
+    // Without a restore of this window on record, the newest one in the store (made before the
+    // window opened) is undone: its prose only, since where the chat was is not known.
+    const result = await repo.undoLastRestore(top?.undoRef);
+    if (!result) {
+      if (top) {
+        this.undoStack.length = 0;
+        this.notify('warning', vscode.l10n.t('The last restore can no longer be undone: the checkpoint store changed since. Nothing was changed.'));
+      } else {
+        this.notify('info', vscode.l10n.t('There is no restore to undo.'));
+      }
+      return undefined;
+    }
+    if (top) this.undoStack.pop();
+    await this.settle(result);
+    if (top?.leafBefore !== undefined && top.session === current) await this.navigateQuietly(top.session, top.leafBefore);
+    this.notify('info', top
+      ? vscode.l10n.t('Restore undone: {0} file(s) written, {1} removed.', result.written.length, result.deleted.length)
+      : vscode.l10n.t('Restore undone: {0} file(s) written, {1} removed. That restore was made before this window opened, so the chat stays where it is.', result.written.length, result.deleted.length));
     return result;
   }
 
@@ -255,11 +340,8 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
     const changed = await repo.changedFiles(now.commit).catch(() => []);
     if (changed.length === 0) return;
     if (setting === 'ask' && !(await this.followPrompt(changed.length))) return;
-    const result = await this.restoreCommit(now.commit, { quiet: false });
-    if (result && result !== 'cancelled') {
-      this.last = { session };
-      this.report(result, false);
-    }
+    const result = await this.restoreCommit(now.commit, { quiet: false, undoable: true });
+    if (result && result !== 'cancelled') this.report(result, false, this.pushRestore(result, session, undefined));
   }
 
   private async navigateQuietly(session: Session, leaf: string | null): Promise<void> {
@@ -272,14 +354,14 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
   }
 
   /** The manuscript becomes `commit`'s; unsaved manuscript editors are saved first, or nothing happens. */
-  private async restoreCommit(commit: string, opts: { quiet: boolean }): Promise<RestoreResult | 'cancelled' | undefined> {
+  private async restoreCommit(commit: string, opts: { quiet: boolean; undoable: boolean }): Promise<RestoreResult | 'cancelled' | undefined> {
     const repo = await this.store();
     if (!repo) {
-      if (!opts.quiet) void vscode.window.showWarningMessage(this.unavailable ?? vscode.l10n.t('Checkpoints are not available.'));
+      if (!opts.quiet) this.notify('warning', this.unavailable ?? vscode.l10n.t('Checkpoints are not available.'));
       return undefined;
     }
     if ((await this.saveOrCancel()) === 'cancel') return 'cancelled';
-    const result = await repo.restore(commit);
+    const result = await repo.restore(commit, { undoable: opts.undoable });
     await this.settle(result);
     return result;
   }
@@ -299,7 +381,7 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
     if (choice === 'cancel') return 'cancel';
     for (const doc of dirty) {
       if (!(await doc.save())) {
-        void vscode.window.showWarningMessage(vscode.l10n.t('{0} could not be saved, so nothing was restored. Save it yourself, then try again.', vscode.workspace.asRelativePath(doc.uri, false)));
+        this.notify('warning', vscode.l10n.t('{0} could not be saved, so nothing was restored. Save it yourself, then try again.', vscode.workspace.asRelativePath(doc.uri, false)));
         return 'cancel';
       }
     }
@@ -324,15 +406,33 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
     return !rel.startsWith('..') && !path.isAbsolute(rel) && isManuscriptFile(rel, novel.config.manuscript);
   }
 
-  private report(result: RestoreResult, withChat: boolean): void {
+  private report(result: RestoreResult, withChat: boolean, action: UndoAction | undefined): void {
     const undo = vscode.l10n.t('Undo');
     const text = withChat
       ? vscode.l10n.t('Prose and chat restored: {0} file(s) written, {1} removed.', result.written.length, result.deleted.length)
       : vscode.l10n.t('Prose restored: {0} file(s) written, {1} removed. The chat stays where it is.', result.written.length, result.deleted.length);
     this.log.info(`${text} written: ${result.written.join(', ') || '-'}; removed: ${result.deleted.join(', ') || '-'}`);
-    void vscode.window.showInformationMessage(text, undo).then((pick) => {
-      if (pick === undo) void this.undo();
-    });
+    this.background(vscode.window.showInformationMessage(text, ...(action ? [undo] : [])).then((pick) => (pick === undo ? this.undo(action) : undefined)), 'undo');
+  }
+
+  /** A warning shown at most once per distinct text in this window; `offerRebuild` adds the way out. */
+  private warnOnce(text: string, offerRebuild: boolean): void {
+    if (this.warned.has(text)) return;
+    this.warned.add(text);
+    const rebuild = vscode.l10n.t('Rebuild Checkpoints');
+    this.background(vscode.window.showWarningMessage(text, ...(offerRebuild ? [rebuild] : [])).then(async (pick) => {
+      if (pick === rebuild) await vscode.commands.executeCommand('worldline.rebuildCheckpoints');
+    }), 'rebuilding checkpoints');
+  }
+
+  private notify(level: 'info' | 'warning' | 'error', text: string): void {
+    const shown = level === 'info' ? vscode.window.showInformationMessage(text) : level === 'warning' ? vscode.window.showWarningMessage(text) : vscode.window.showErrorMessage(text);
+    this.background(shown, 'a notification');
+  }
+
+  /** Work that nobody awaits (a notification and what its button starts): failures are logged, never unhandled. */
+  private background(work: Thenable<unknown>, what: string): void {
+    Promise.resolve(work).catch((err: unknown) => this.log.warn(`${what} failed: ${errorText(err)}`));
   }
 
   /** Show Turn Changes: the turn's checkpoint against the one before it, in the diff editor. */
@@ -343,13 +443,13 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
     const target = this.checkpointFor(session, checkpointEntryId);
     const repo = await this.store();
     if (!target || !repo) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('There is no checkpoint to compare yet: one is taken at the end of every agent turn.'));
+      this.notify('info', vscode.l10n.t('There is no checkpoint to compare yet: one is taken at the end of every agent turn.'));
       return 0;
     }
     const previous = session.lastOnPath('checkpoint', target.parentId);
     const changes = previous ? await repo.changedFiles(previous.commit, target.commit) : target.changed.map((p) => ({ path: p, status: 'A' as const }));
     if (changes.length === 0) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('This turn changed no manuscript file.'));
+      this.notify('info', vscode.l10n.t('This turn changed no manuscript file.'));
       return 0;
     }
     let pick = file ? changes.find((c) => c.path === file) : changes.length === 1 ? changes[0] : undefined;
@@ -375,6 +475,10 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }
 
 export function checkpointUri(commit: string, file: string): vscode.Uri {

@@ -1,13 +1,16 @@
 // Checkpoints inside a real VS Code: a turn rewrites a chapter that is open with unsaved edits;
 // Restore Prose Only asks first, brings the chapter back and leaves the chat where it is; Undo
-// returns the new text. Real git in the workspace copy, the test model server over HTTP.
+// returns the new text. Undo always takes back exactly the last restore, prose and chat together
+// (also after a Regenerate, and after loading a save made before any checkpoint). Real git in the
+// workspace copy, the test model server over HTTP.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { WorldlineApi } from '../../../src/extension';
 import type { CheckpointEntry } from '../../../src/session/entries';
 import type { ModelServer } from '../../fixtures/modelServer';
-import { api, startNovelSession } from './helpers';
+import { api, appendProse, startNovelSession } from './helpers';
 
 async function typeAtEnd(editor: vscode.TextEditor, text: string): Promise<void> {
   const end = editor.document.lineAt(editor.document.lineCount - 1).range.end;
@@ -94,5 +97,91 @@ describe('Checkpoints in a real VS Code', function () {
     assert.equal(input.modified.scheme, 'worldline-checkpoint');
     const right = await vscode.workspace.openTextDocument(input.modified);
     assert.match(right.getText(), /全新的一章/);
+  });
+});
+
+describe('Checkpoints: Undo takes back exactly the last restore', function () {
+  let server: ModelServer;
+  let chapter: string;
+
+  before(async () => {
+    const started = await startNovelSession('undo test');
+    server = started.server;
+    started.worldline.checkpoints().prompt = async () => 'save';
+    chapter = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'chapters', '01.md');
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await server.close();
+  });
+
+  async function turn(worldline: WorldlineApi, instruction: string, prose: string): Promise<void> {
+    server.enqueue(appendProse(prose), { text: '写好了。' });
+    const result = await worldline.agent().send(instruction);
+    assert.equal(result?.status, 'done', result?.error);
+    await result?.scribeDone;
+  }
+
+  const prose = () => fs.readFileSync(chapter, 'utf8');
+
+  it('Restore Prose and Chat, then Regenerate, then Undo: prose and chat both return to before the restore', async () => {
+    const worldline = await api();
+    const session = worldline.novel()!.session!;
+    await turn(worldline, '开头。', '\n【序】\n');
+    const proseBeforeA = prose();
+    await turn(worldline, '第一段。', '\n【甲】\n');
+    const afterA = session.lastOnPath('checkpoint')!;
+    await turn(worldline, '第二段。', '\n【乙】\n');
+    const proseB = prose();
+    const leafB = session.leafId;
+
+    const restored = await vscode.commands.executeCommand<unknown>('worldline.restoreProseAndChat', afterA.id);
+    assert.ok(restored && restored !== 'cancelled');
+    assert.equal(session.leafId, afterA.id);
+    assert.doesNotMatch(prose(), /【乙】/);
+
+    // Regenerate turn A: its prose goes back to before the turn, then the agent writes again.
+    server.enqueue(appendProse('\n【甲之二】\n'), { text: '换了一种写法。' });
+    const regenerated = await worldline.agent().regenerate();
+    assert.equal(regenerated?.status, 'done', regenerated?.error);
+    await regenerated?.scribeDone;
+    assert.equal(prose(), `${proseBeforeA}\n【甲之二】\n`);
+
+    const undone = await vscode.commands.executeCommand<unknown>('worldline.undoRestore');
+    assert.ok(undone && undone !== 'cancelled' && undone !== 'chatOnly');
+    assert.equal(prose(), proseB, 'the prose is back as it was before the restore');
+    assert.equal(session.leafId, leafB, 'and so is the chat');
+  });
+
+  it('Loading a save made before any checkpoint moves only the chat; Undo moves the chat back and leaves an earlier restore alone', async () => {
+    const worldline = await api();
+    await vscode.commands.executeCommand('worldline.newSession', 'a save before any checkpoint');
+    const session = worldline.novel()!.session!;
+    // A save from before checkpoints existed: nothing on its path was checkpointed.
+    const save = await session.append({ type: 'save', saveId: 'early-save', name: '开篇', worldlineId: 'w-early', worldlineName: '主线', kind: 'first' });
+    await turn(worldline, '第一段。', '\n【丙】\n');
+    const afterFirst = session.lastOnPath('checkpoint')!;
+    const proseFirst = prose();
+    await turn(worldline, '第二段。', '\n【丁】\n');
+    const proseSecond = prose();
+    const leaf = session.leafId;
+
+    const restored = await vscode.commands.executeCommand<unknown>('worldline.restoreProseOnly', afterFirst.id);
+    assert.ok(restored && restored !== 'cancelled');
+    assert.equal(prose(), proseFirst);
+
+    assert.equal(await worldline.checkpoints().load(save.id), undefined, 'no prose was restored');
+    assert.equal(session.leafId, save.id, 'the chat went back to the save');
+    assert.equal(prose(), proseFirst, 'the manuscript stays as it is');
+
+    assert.equal(await vscode.commands.executeCommand<unknown>('worldline.undoRestore'), 'chatOnly');
+    assert.equal(session.leafId, leaf, 'Undo moves the chat back');
+    assert.equal(prose(), proseFirst, 'and does not undo the earlier restore of the prose');
+
+    const undone = await vscode.commands.executeCommand<unknown>('worldline.undoRestore');
+    assert.ok(undone && undone !== 'cancelled' && undone !== 'chatOnly');
+    assert.equal(prose(), proseSecond, 'the next Undo takes back the earlier restore');
+    assert.equal(session.leafId, leaf, 'which had left the chat alone');
   });
 });

@@ -70,11 +70,11 @@ describe('checkpoints: health, damage and rebuild', function () {
   it('a missing object deeper in history is found by health()', async () => {
     const root = book();
     const repo = await openRepo(root);
-    ok(await repo.checkpoint('t1', 's'));
+    const c1 = ok(await repo.checkpoint('t1', 's'));
     write(root, 'chapters/02.md', 'two, edited\n');
     ok(await repo.checkpoint('t2', 's'));
     assert.deepEqual(await repo.health(), { ok: true });
-    const blob = storeGit(root, ['rev-parse', 'refs/worldline/turns/s/t1:chapters/02.md']).trim();
+    const blob = storeGit(root, ['rev-parse', `${c1.ref}:chapters/02.md`]).trim();
     fs.renameSync(objectPath(root, blob), path.join(root, 'moved-away'));
     const h = await repo.health();
     assert.equal(h.ok, false);
@@ -94,6 +94,33 @@ describe('checkpoints: health, damage and rebuild', function () {
     const c = await repo.checkpoint('t2', 's');
     assert.ok(isCheckpointProblem(c) && /missing/.test(c.message));
     assert.ok(!fs.existsSync(storeDir(root)), 'a handle never recreates a store behind the novelist\'s back');
+  });
+
+  it('a store deleted while the book was closed: the new store reports the session\'s checkpoints as lost, until a rebuild', async () => {
+    const root = book();
+    const old = await openRepo(root);
+    const c1 = ok(await old.checkpoint('t1', 's'));
+    write(root, 'chapters/02.md', 'two, edited\n');
+    const c2 = ok(await old.checkpoint('t2', 's'));
+    fs.rmSync(storeDir(root), { recursive: true });
+
+    const repo = await openRepo(root);
+    assert.equal(repo.created, true, 'open starts a new store');
+    assert.deepEqual(await repo.health(), { ok: true }, 'nothing recorded: nothing is missing');
+    const h = await repo.health([c1.commit, c2.commit, c2.commit]);
+    assert.equal(h.ok, false);
+    assert.ok(!h.ok && /was missing/.test(h.problem) && /the 2 checkpoint\(s\)/.test(h.problem) && /Rebuild Checkpoints/.test(h.problem), JSON.stringify(h));
+    // the next start (the new store exists now) still tells
+    const later = await openRepo(root);
+    assert.equal(later.created, false);
+    const c3 = ok(await later.checkpoint('t3', 's'));
+    const h2 = await later.health([c1.commit, c2.commit, c3.commit]);
+    assert.ok(!h2.ok && /does not hold 2 of the 3 checkpoint\(s\)/.test(h2.problem), JSON.stringify(h2));
+    assert.deepEqual(await later.health([c3.commit]), { ok: true });
+    // after a rebuild the older checkpoints are expected to be gone (they are in the store kept aside)
+    const rebuilt = await ShadowRepo.rebuild(root, { globs: DEFAULT_GLOBS });
+    assert.deepEqual(await rebuilt.health([c1.commit, c2.commit, c3.commit]), { ok: true });
+    assert.deepEqual(await (await openRepo(root)).health([c1.commit, c2.commit]), { ok: true });
   });
 
   it('a damaged index is kept aside and rebuilt; the checkpoint still succeeds', async () => {

@@ -118,3 +118,27 @@ export function filesAt(root: string, commit: string): Record<string, string> {
   for (const n of names) out[n] = storeGit(root, ['cat-file', 'blob', `${commit}:${n}`]);
   return out;
 }
+
+export type Version = Record<string, string>;
+
+/** The git tree id a manuscript version has (how git would store it), computed in Node. */
+export function treeId(v: Version): string {
+  const sha = (type: string, body: Buffer) => createHash('sha1').update(Buffer.concat([Buffer.from(`${type} ${body.length}\0`), body])).digest();
+  const build = (prefix: string): Buffer => {
+    const entries = new Map<string, { mode: string; id: Buffer; dir: boolean }>();
+    for (const p of Object.keys(v)) {
+      if (!p.startsWith(prefix)) continue;
+      const rest = p.slice(prefix.length);
+      const slash = rest.indexOf('/');
+      if (slash < 0) entries.set(rest, { mode: '100644', id: sha('blob', Buffer.from(v[p], 'utf8')), dir: false });
+      else {
+        const name = rest.slice(0, slash);
+        if (!entries.has(name)) entries.set(name, { mode: '40000', id: build(`${prefix}${name}/`), dir: true });
+      }
+    }
+    // git orders tree entries by name, with folder names compared as if they ended in "/"
+    const order = [...entries].sort(([a, ea], [b, eb]) => Buffer.compare(Buffer.from(ea.dir ? `${a}/` : a), Buffer.from(eb.dir ? `${b}/` : b)));
+    return sha('tree', Buffer.concat(order.flatMap(([name, e]) => [Buffer.from(`${e.mode} ${name}\0`), e.id])));
+  };
+  return build('').toString('hex');
+}

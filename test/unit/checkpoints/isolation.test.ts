@@ -165,13 +165,14 @@ describe('checkpoints: isolation from the novelist\'s repositories and environme
     const root = tmpDir();
     const crlf = 'a\r\nb\r\n';
     write(root, 'ch.md', crlf);
+    let t2 = '';
     await withEnv(
       { GIT_TEMPLATE_DIR: template, HOME: home, XDG_CONFIG_HOME: home, EDITOR: 'vim', GIT_EDITOR: 'vim', GIT_ASKPASS: '/bin/false', PAGER: 'less', GIT_SSH_COMMAND: 'false', GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'core.hooksPath', GIT_CONFIG_VALUE_0: globalHooks },
       async () => {
         const repo = await openRepo(root);
         const c1 = ok(await repo.checkpoint('t1', 's'));
         write(root, 'ch.md', 'lf only\n');
-        ok(await repo.checkpoint('t2', 's'));
+        t2 = ok(await repo.checkpoint('t2', 's')).ref;
         await repo.restore(c1.commit);
       },
     );
@@ -179,7 +180,7 @@ describe('checkpoints: isolation from the novelist\'s repositories and environme
     assert.ok(!fs.existsSync(marker), 'no hook ran');
     const storeHooks = path.join(root, '.worldline', 'checkpoints.git', 'hooks');
     assert.ok(!fs.existsSync(path.join(storeHooks, 'pre-commit')), 'the template was not copied');
-    assert.equal(storeGit(root, ['log', '-1', '--format=%an <%ae> %G?', 'refs/worldline/turns/s/t2']).trim(), 'Worldline <checkpoints@worldline.invalid> N');
+    assert.equal(storeGit(root, ['log', '-1', '--format=%an <%ae> %G?', t2]).trim(), 'Worldline <checkpoints@worldline.invalid> N');
   });
 
   it('hooks placed inside the store itself never run (hooks are off, including reference-transaction)', async () => {

@@ -24,7 +24,7 @@ describe('checkpoints: checkpoint, restore, undo', function () {
     const repo = await openRepo(root);
     assert.equal(repo.created, true);
     const r = ok(await repo.checkpoint('t1', 's1'));
-    assert.equal(r.ref, 'refs/worldline/turns/s1/t1');
+    assert.match(r.ref, /^refs\/worldline\/turns\/s1\/t1\.\d+$/);
     assert.deepEqual([...r.changed].sort(), ['chapters/01.md', 'chapters/02.md', 'notes.txt']);
     assert.deepEqual(Object.keys(filesAt(root, r.commit)).sort(), ['chapters/01.md', 'chapters/02.md', 'notes.txt']);
   });
@@ -40,7 +40,8 @@ describe('checkpoints: checkpoint, restore, undo', function () {
     const r3 = ok(await repo.checkpoint('t3', 's1'));
     assert.equal(r3.commit, r2.commit);
     assert.deepEqual(r3.changed, []);
-    assert.equal(storeGit(root, ['rev-parse', 'refs/worldline/turns/s1/t3']).trim(), r2.commit);
+    assert.equal(storeGit(root, ['rev-parse', r3.ref]).trim(), r2.commit);
+    assert.notEqual(r3.ref, r2.ref);
     // a touched but identical file is not a change
     const f = path.join(root, 'chapters', '01.md');
     fs.utimesSync(f, new Date(), new Date(Date.now() + 5000));
@@ -102,6 +103,80 @@ describe('checkpoints: checkpoint, restore, undo', function () {
     const u2 = await repo.undoLastRestore();
     assert.ok(u2);
     assert.deepEqual(manuscript(root), vC);
+    assert.equal(await repo.undoLastRestore(), undefined);
+  });
+
+  it('a turn checkpointed again (Regenerate) gets a ref of its own; the first variant keeps its ref and commit', async () => {
+    const root = book();
+    const repo = await openRepo(root);
+    const before = ok(await repo.checkpoint('before-1', 's1'));
+    write(root, 'chapters/02.md', 'first variant\n');
+    const v1 = ok(await repo.checkpoint('u1', 's1'));
+    await repo.restore(before.commit, { undoable: false });
+    write(root, 'chapters/02.md', 'second variant\n');
+    const v2 = ok(await repo.checkpoint('u1', 's1'));
+    assert.notEqual(v2.ref, v1.ref);
+    assert.equal(storeGit(root, ['rev-parse', v1.ref]).trim(), v1.commit);
+    assert.equal(storeGit(root, ['rev-parse', v2.ref]).trim(), v2.commit);
+    assert.equal(filesAt(root, v1.ref)['chapters/02.md'], 'first variant\n');
+    assert.equal(filesAt(root, v2.ref)['chapters/02.md'], 'second variant\n');
+    assert.equal(storeGit(root, ['for-each-ref', 'refs/worldline/turns/s1']).trim().split('\n').length, 3);
+  });
+
+  it('checkpointIfChanged writes a ref only when the manuscript moved since the given checkpoint (or the last one)', async () => {
+    const root = book();
+    const repo = await openRepo(root);
+    const turnRefs = () => storeGit(root, ['for-each-ref', '--format=%(refname)', 'refs/worldline/turns']).split('\n').filter(Boolean);
+    const first = await repo.checkpointIfChanged('before-a', 's1', undefined);
+    assert.ok(first && !isCheckpointProblem(first), 'the first checkpoint of a new store is recorded');
+    assert.equal(await repo.checkpointIfChanged('before-b', 's1', first.commit), null);
+    assert.equal(await repo.checkpointIfChanged('before-c', 's1', undefined), null, 'nothing changed since the last checkpoint');
+    assert.deepEqual(turnRefs(), [first.ref]);
+    write(root, 'chapters/01.md', 'edited by hand\n');
+    const moved = await repo.checkpointIfChanged('before-d', 's1', first.commit);
+    assert.ok(moved && !isCheckpointProblem(moved));
+    assert.deepEqual(moved.changed, ['chapters/01.md']);
+    // the manuscript equals the last checkpoint, but the branch's own last checkpoint is another one
+    const other = await repo.checkpointIfChanged('before-e', 's1', first.commit);
+    assert.ok(other && !isCheckpointProblem(other) && other.commit === moved.commit);
+    assert.deepEqual(turnRefs().sort(), [first.ref, moved.ref, other.ref].sort());
+  });
+
+  it('discard drops the ref of a checkpoint that was not recorded, but never the only ref of a commit', async () => {
+    const root = book();
+    const repo = await openRepo(root);
+    const a = ok(await repo.checkpoint('t1', 's1'));
+    const again = ok(await repo.checkpoint('t2', 's1')); // the same commit, a second ref
+    assert.equal(again.commit, a.commit);
+    assert.equal(await repo.discard(again), true);
+    assert.equal(storeGit(root, ['for-each-ref', '--format=%(refname)', 'refs/worldline/turns']).trim(), a.ref);
+    write(root, 'chapters/01.md', 'new\n');
+    const b = ok(await repo.checkpoint('t3', 's1'));
+    assert.equal(await repo.discard(b), false, 'the only ref of b stays');
+    assert.equal(storeGit(root, ['rev-parse', b.ref]).trim(), b.commit);
+  });
+
+  it('a restore that is not undoable leaves the undo stack alone; undo with an expected restore never undoes another one', async () => {
+    const root = book();
+    const repo = await openRepo(root);
+    const a = ok(await repo.checkpoint('t1', 's1'));
+    write(root, 'chapters/01.md', 'B\n');
+    const b = ok(await repo.checkpoint('t2', 's1'));
+    write(root, 'chapters/01.md', 'C, not checkpointed\n');
+    const vC = manuscript(root);
+    const first = await repo.restore(a.commit);
+    assert.match(first.undo ?? '', /^refs\/worldline\/undo\/\d+$/);
+    write(root, 'chapters/01.md', 'A, then edited\n');
+    const reset = await repo.restore(b.commit, { undoable: false });
+    assert.equal(reset.undo, undefined);
+    assert.equal(read(root, 'chapters/01.md'), 'B\n');
+    assert.equal(filesAt(root, reset.safety.ref)['chapters/01.md'], 'A, then edited\n', 'the reset still keeps a safety checkpoint');
+    assert.equal(storeGit(root, ['for-each-ref', 'refs/worldline/undo']).trim().split('\n').length, 1);
+    assert.equal(await repo.undoLastRestore('refs/worldline/undo/1'), undefined, 'not the newest restore: nothing happens');
+    assert.equal(read(root, 'chapters/01.md'), 'B\n');
+    const undone = await repo.undoLastRestore(first.undo);
+    assert.ok(undone);
+    assert.deepEqual(manuscript(root), vC, 'Undo returns to before the last undoable restore');
     assert.equal(await repo.undoLastRestore(), undefined);
   });
 
