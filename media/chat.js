@@ -165,7 +165,9 @@
   window.addEventListener('message', (event) => {
     const msg = event.data;
     if (!msg || typeof msg !== 'object') return;
-    if (msg.type === 'render') { model = msg.model; if (!model.busy) stream = null; render(); }
+    // A render carries the streaming block as of that moment: a tool line recorded in the message
+    // list has left it, so the line never shows twice.
+    if (msg.type === 'render') { model = msg.model; stream = model.busy && msg.stream ? { text: msg.stream.text, tools: msg.stream.tools || [] } : null; render(); }
     else if (msg.type === 'stream') { stream = { text: msg.text, tools: msg.tools || [] }; render(); }
     else if (msg.type === 'phase') { if (model) { model.phase = msg.phase; model.busy = msg.busy; } updateComposer(); }
     else if (msg.type === 'focusInput') { if (typeof msg.text === 'string') { input.value = msg.text; draft = msg.text; persist(); } input.focus(); }

@@ -35,8 +35,18 @@ export interface ChatModel {
   notice?: { kind: 'error' | 'info'; text: string; action?: 'setKey' | 'retry' | 'selectModel' };
 }
 
+/**
+ * The reply streaming now: its text since the last recorded reply entry, and the tool lines not yet
+ * shown in the message list (a tool line moves there once its result is recorded).
+ */
+export interface ChatStream {
+  text: string;
+  tools: ChatToolLine[];
+}
+
 export type ToChatPage =
-  | { type: 'render'; model: ChatModel }
+  /** `stream` is the streaming block as of this render (absent: none). */
+  | { type: 'render'; model: ChatModel; stream?: ChatStream }
   | { type: 'stream'; text: string; tools: ChatToolLine[] }
   | { type: 'phase'; phase: ChatModel['phase']; busy: boolean }
   | { type: 'focusInput'; text?: string };

@@ -5,10 +5,12 @@ import * as vscode from 'vscode';
 import { buildTranscript, type TranscriptMessage } from '../agent/transcript';
 import { resolveManuscriptPath } from '../agent/paths';
 import { buildPage, mediaRoots } from './webviewHtml';
-import type { ChatModel, FromChatPage, ToChatPage } from './chatProtocol';
+import type { ChatModel, ChatStream, FromChatPage, ToChatPage } from './chatProtocol';
 import { isDemoModel, readSettings, type AgentController } from './agentController';
 import type { NovelWorkspace } from './novel';
 import type { Log } from './log';
+import type { Session } from '../session/session';
+import type { ChainEntry } from '../session/entries';
 
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
@@ -81,8 +83,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   refresh(): void {
-    this.post({ type: 'render', model: this.model() });
-    if (this.agent.stream) this.postStream();
+    // The streaming block rides along, so the page never shows a new tool entry in the message
+    // list next to an older streaming block that still has the same line.
+    const stream = this.streamView();
+    this.post(stream ? { type: 'render', model: this.model(), stream } : { type: 'render', model: this.model() });
     if (this.pendingInput !== undefined) {
       this.post({ type: 'focusInput', text: this.pendingInput });
       this.pendingInput = undefined;
@@ -94,8 +98,20 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.post({ type: 'focusInput', text });
   }
 
-  private postStream(): void {
+  /**
+   * What the streaming block shows: the agent's stream, minus the tool lines whose results are
+   * already recorded, since the message list shows those (see `recordedToolLines`).
+   */
+  streamView(): ChatStream | undefined {
     const s = this.agent.stream;
+    if (!s) return undefined;
+    const session = this.getNovel()?.session;
+    const recorded = session ? recordedToolLines(session.path()) : 0;
+    return { text: s.text, tools: s.tools.slice(recorded) };
+  }
+
+  private postStream(): void {
+    const s = this.streamView();
     if (s) this.post({ type: 'stream', text: s.text, tools: s.tools });
   }
 
@@ -143,6 +159,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         if (!msg || typeof m.text !== 'string' || !this.agent.guard(vscode.l10n.t('edit'))) return;
         if (m.asBranch && msg.role === 'user') {
           await this.agent.editAsBranch(msg.id, m.text);
+        } else if (msg.role === 'assistant') {
+          await editReplyInPlace(session, msg, m.text);
         } else if (m.text !== session.textOf(msg.editId)) {
           await session.appendSide({ type: 'edit', targetId: msg.editId, text: m.text });
         }
@@ -216,6 +234,41 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/**
+ * Saves an agent reply edited in place. A reply may be several assistant entries (text, tool calls,
+ * more text); the edit box showed their texts joined, as the message reads. The saved text goes on
+ * the reply's edit entry (its last part with text) and every other part's text is emptied, so the
+ * message reads, and the model gets, exactly what was saved: once. A part emptied this way keeps
+ * its tool calls; the context drops it only when it had none (an empty assistant message says nothing).
+ */
+export async function editReplyInPlace(session: Session, msg: TranscriptMessage, text: string): Promise<void> {
+  if (text === msg.text) return; // saved unchanged
+  const others = msg.entryIds.filter((id) => id !== msg.editId && session.get(id)?.type === 'assistant' && session.textOf(id) !== '');
+  for (const id of others) await session.appendSide({ type: 'edit', targetId: id, text: '' });
+  if (text !== session.textOf(msg.editId)) await session.appendSide({ type: 'edit', targetId: msg.editId, text });
+}
+
+/**
+ * How many of the agent's streamed tool lines the message list already shows. The agent's stream
+ * restarts at every recorded assistant entry and then gains one line per finished call, in call
+ * order, just before that call's result is recorded. So the stream's first lines are those of the
+ * results recorded since the newest assistant entry on the branch: the tool entries at the end of
+ * the path that answer its calls.
+ */
+export function recordedToolLines(path: readonly ChainEntry[]): number {
+  let i = path.length - 1;
+  while (i >= 0 && path[i]!.type === 'tool') i--;
+  const reply = path[i];
+  if (!reply || reply.type !== 'assistant') return 0;
+  const calls = new Set((reply.toolCalls ?? []).map((c) => c.id));
+  let recorded = 0;
+  for (let j = i + 1; j < path.length; j++) {
+    const e = path[j]!;
+    if (e.type === 'tool' && calls.has(e.callId)) recorded++;
+  }
+  return recorded;
 }
 
 function chatLabels(): Record<string, string> {

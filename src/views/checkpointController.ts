@@ -141,8 +141,12 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
       const repo = await this.store();
       if (!repo || session.readOnly) return undefined;
       await this.saveDirtyManuscript();
-      const result = onlyIfChanged
-        ? await repo.checkpointIfChanged(turnId, session.header.id, session.lastOnPath('checkpoint')?.commit)
+      // With no checkpoint on this branch yet, one is always taken: the branch needs its own
+      // baseline (the first turn's "before", an opening save), even if the store already holds
+      // the same text from another session.
+      const previous = session.lastOnPath('checkpoint')?.commit;
+      const result = onlyIfChanged && previous !== undefined
+        ? await repo.checkpointIfChanged(turnId, session.header.id, previous)
         : await repo.checkpoint(turnId, session.header.id);
       if (result === null) return undefined;
       if (isCheckpointProblem(result)) {

@@ -33,7 +33,7 @@ export function registerViews(context: vscode.ExtensionContext, getNovel: () => 
   busy = () => agent.busy;
   const chat = new ChatViewProvider(extensionUri, getNovel, agent, log);
   const statusBar = new WorldlineStatusBar(getNovel, agent, log);
-  agent.onTurnEnd = () => void statusBar.turnEnded().catch((err: unknown) => {
+  agent.onTurnEnd = (result) => void statusBar.turnEnded(result.changes).catch((err: unknown) => {
     log.warn(`the status bar could not count the turn: ${err instanceof Error ? err.message : String(err)}`);
   });
 

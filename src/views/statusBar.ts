@@ -2,7 +2,8 @@
 // (CJK characters count one each, Latin words one each).
 import * as vscode from 'vscode';
 import { countWords, isManuscriptFile } from '../agent/manuscript';
-import { TurnWordDelta } from '../agent/wordDelta';
+import { turnWordDelta } from '../agent/wordDelta';
+import type { ToolChange } from '../agent/tools';
 import { isDemoModel, readSettings, type AgentController } from './agentController';
 import type { NovelWorkspace } from './novel';
 import type { Log } from './log';
@@ -13,9 +14,9 @@ export class WorldlineStatusBar implements vscode.Disposable {
   private words: number | undefined;
   private delta: number | undefined;
   private recount: NodeJS.Timeout | undefined;
-  /** Counts started so far; only the newest one's result is shown. */
+  /** Counts started so far, and the latest started one whose result is shown: an older count never overwrites a newer one. */
   private counts = 0;
-  private readonly turnDelta = new TurnWordDelta(() => this.count());
+  private shownCount = 0;
   private lastTurnCounted: Promise<void> = Promise.resolve();
 
   constructor(
@@ -27,11 +28,7 @@ export class WorldlineStatusBar implements vscode.Disposable {
     this.item.command = 'worldline.chat.focus';
     this.disposables.push(
       agent.onDidChange((what) => {
-        if (what === 'stream') return;
-        // The delta spans the model part of a turn: its start is counted afresh on the turn's
-        // first 'writing' (after idle or while the last scribe ran, after any prose restore).
-        this.turnDelta.phase(agent.phase);
-        this.render();
+        if (what !== 'stream') this.render();
       }),
       vscode.workspace.onDidSaveTextDocument((doc) => {
         const novel = this.getNovel();
@@ -45,7 +42,7 @@ export class WorldlineStatusBar implements vscode.Disposable {
     return this.words;
   }
 
-  /** The last turn's change in length (undefined before the first turn, or when a count failed). */
+  /** The last turn's change in length (undefined before the first turn). */
   get turnWordDelta(): number | undefined {
     return this.delta;
   }
@@ -55,15 +52,18 @@ export class WorldlineStatusBar implements vscode.Disposable {
     return this.lastTurnCounted;
   }
 
-  /** Called when a turn ended: the delta is the change across the turn. Never rejects. */
-  turnEnded(): Promise<void> {
-    const done = this.turnDelta.turnEnded().then(
-      (delta) => { this.delta = delta; },
-      (err: unknown) => {
-        this.delta = undefined;
-        this.log.warn(`the turn's word count failed: ${err instanceof Error ? err.message : String(err)}`);
-      },
-    ).then(() => this.render());
+  /**
+   * Called when a turn ended, with the files it changed: the delta is what those changes added
+   * (see agent/wordDelta.ts), then the manuscript is counted again. Never rejects.
+   */
+  turnEnded(changes: readonly ToolChange[]): Promise<void> {
+    const done = (async () => {
+      this.delta = turnWordDelta(changes);
+      this.render();
+      await this.count();
+    })().catch((err: unknown) => {
+      this.log.warn(`could not count the turn's words: ${err instanceof Error ? err.message : String(err)}`);
+    });
     this.lastTurnCounted = done;
     return done;
   }
@@ -93,7 +93,8 @@ export class WorldlineStatusBar implements vscode.Disposable {
           if (text !== undefined) total += countWords(text);
         }
       }
-      if (seq === this.counts) {
+      if (seq > this.shownCount) {
+        this.shownCount = seq;
         this.words = total;
         this.render();
       }

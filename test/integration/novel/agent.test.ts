@@ -17,6 +17,9 @@ function agentRequests(server: ModelServer): RecordedRequest[] {
 function allText(r: RecordedRequest): string {
   return (r.messages ?? []).map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n');
 }
+function occurrences(text: string, part: string): number {
+  return text.split(part).length - 1;
+}
 
 describe('Agent mode in a real VS Code', function () {
   let server: ModelServer;
@@ -92,5 +95,80 @@ describe('Agent mode in a real VS Code', function () {
     const users = (last.messages ?? []).filter((m) => m.role === 'user').map((m) => String(m.content));
     assert.ok(users.at(-1)!.includes('【世界状态】'));
     for (const u of users.slice(0, -1)) assert.ok(!u.includes('【世界状态】'));
+  });
+
+  it('an in-place edit of a reply in several parts reads, and is sent, exactly as saved', async () => {
+    const worldline = await api();
+    const chat = worldline.chat();
+    server.enqueue(
+      { text: '好，这就写沈砚上楼。', toolCalls: [{ name: 'append_file', arguments: JSON.stringify({ path: 'chapters/01.md', content: '\n沈砚提着灯上了楼。\n' }) }] },
+      { text: '写好了：沈砚上楼歇下。' },
+    );
+    const first = await worldline.agent().send('写沈砚上楼。');
+    assert.equal(first?.status, 'done', first?.error);
+    await first?.scribeDone;
+    const reply = chat.transcript().at(-1)!;
+    assert.equal(reply.role, 'assistant');
+    assert.equal(reply.text, '好，这就写沈砚上楼。\n\n写好了：沈砚上楼歇下。');
+
+    // The page's edit box opens with the message's text (media/chat.js); the novelist changes the
+    // second part and saves in place, which posts this message to the view.
+    const edited = reply.text.replace('沈砚上楼歇下', '沈砚在楼梯口停住');
+    await chat.onMessage({ type: 'edit', id: reply.id, text: edited, asBranch: false });
+    const after = chat.transcript().at(-1)!;
+    assert.equal(after.text, edited, 'the message reads what was saved');
+    assert.equal(after.edited, true);
+    assert.deepEqual(after.tools.map((t) => t.path), ['chapters/01.md'], 'the tool line stays');
+
+    server.enqueue({ text: '继续。' });
+    const next = await worldline.agent().send('接着写。');
+    assert.equal(next?.status, 'done', next?.error);
+    await next?.scribeDone;
+    const request = agentRequests(server).at(-1)!;
+    const text = allText(request);
+    assert.equal(occurrences(text, '好，这就写沈砚上楼。'), 1, 'the first part is sent once');
+    assert.equal(occurrences(text, '沈砚在楼梯口停住'), 1, 'the edited part is sent once');
+    assert.equal(occurrences(text, '沈砚上楼歇下'), 0, 'the old text is not sent');
+    // The call and its result are still paired in the request.
+    const messages = request.messages ?? [];
+    const call = messages.find((m) => Array.isArray(m['tool_calls']) && JSON.stringify(m['tool_calls']).includes('沈砚提着灯上了楼'));
+    assert.ok(call, 'the tool call is still sent');
+    const callId = (call['tool_calls'] as { id: string }[])[0]!.id;
+    assert.ok(messages.some((m) => m.role === 'tool' && m['tool_call_id'] === callId), 'with its result');
+  });
+
+  it('while a reply streams, a recorded tool line is not shown again in the streaming block', async () => {
+    const worldline = await api();
+    const chat = worldline.chat();
+    const instruction = '写青梧关门。';
+    let most = 0;
+    let streamedLine = false;
+    let events = 0;
+    const sub = worldline.agent().onDidChange(() => {
+      const stream = chat.streamView();
+      if (!stream) return;
+      events++;
+      const messages = chat.transcript();
+      let at = messages.length - 1;
+      while (at >= 0 && !(messages[at]!.role === 'user' && messages[at]!.text === instruction)) at--;
+      const listed = at < 0 ? 0 : messages.slice(at + 1).reduce((n, m) => n + m.tools.length, 0);
+      if (stream.tools.length > 0) streamedLine = true;
+      most = Math.max(most, listed + stream.tools.length);
+    });
+    try {
+      server.enqueue(
+        { text: '好的。', toolCalls: [{ name: 'append_file', arguments: JSON.stringify({ path: 'chapters/01.md', content: '\n青梧关上了门。\n' }) }] },
+        { text: ['门', '关', '好', '了', '。'], chunkDelayMs: 20 },
+      );
+      const result = await worldline.agent().send(instruction);
+      assert.equal(result?.status, 'done', result?.error);
+      await result?.scribeDone;
+    } finally {
+      sub.dispose();
+    }
+    assert.ok(events > 5, `the reply streamed (${events} events)`);
+    assert.ok(streamedLine, 'the tool line showed in the streaming block before its result was recorded');
+    assert.equal(most, 1, 'the one tool line never showed twice');
+    assert.equal(chat.transcript().at(-1)!.tools.length, 1);
   });
 });
