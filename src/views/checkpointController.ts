@@ -395,7 +395,10 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
   /** Before a checkpoint the agent's own edits are on disk already; this catches anything left. */
   private async saveDirtyManuscript(): Promise<void> {
     for (const doc of this.dirtyManuscript()) {
-      if (!(await doc.save())) this.log.warn(`${vscode.workspace.asRelativePath(doc.uri, false)} could not be saved before the checkpoint; its unsaved text is not in it.`);
+      if (await saveToDisk(doc)) continue;
+      const rel = vscode.workspace.asRelativePath(doc.uri, false);
+      this.log.warn(`${rel} could not be saved before the checkpoint; its unsaved text is not in it.`);
+      this.warnOnce(vscode.l10n.t('{0} could not be saved before the checkpoint, so its unsaved text is not in it. Save it yourself to keep it safe.', rel), false);
     }
   }
 
@@ -507,4 +510,31 @@ async function defaultFollowPrompt(changed: number): Promise<boolean> {
     vscode.l10n.t('Keep the Current Prose'),
   );
   return pick === yes;
+}
+
+/**
+ * Saves a document and confirms the file on disk holds its text: the checkpoint reads the disk
+ * next. A save can lose a race with a write VS Code has not caught up with yet; one more try after
+ * a moment settles it.
+ */
+async function saveToDisk(doc: vscode.TextDocument): Promise<boolean> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const text = doc.getText();
+    if (await doc.save()) {
+      try {
+        if (new TextDecoder().decode(await vscode.workspace.fs.readFile(doc.uri)) === text) return true;
+      } catch {
+        return false;
+      }
+    }
+    await new Promise((r) => setTimeout(r, 150));
+    if (!doc.isDirty) {
+      try {
+        if (new TextDecoder().decode(await vscode.workspace.fs.readFile(doc.uri)) === text) return true;
+      } catch {
+        return false;
+      }
+    }
+  }
+  return false;
 }

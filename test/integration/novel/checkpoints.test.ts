@@ -7,10 +7,9 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { WorldlineApi } from '../../../src/extension';
 import type { CheckpointEntry } from '../../../src/session/entries';
 import type { ModelServer } from '../../fixtures/modelServer';
-import { api, appendProse, startNovelSession } from './helpers';
+import { api, appendProse, proseTurn, startNovelSession } from './helpers';
 
 async function typeAtEnd(editor: vscode.TextEditor, text: string): Promise<void> {
   const end = editor.document.lineAt(editor.document.lineCount - 1).range.end;
@@ -116,23 +115,18 @@ describe('Checkpoints: Undo takes back exactly the last restore', function () {
     await server.close();
   });
 
-  async function turn(worldline: WorldlineApi, instruction: string, prose: string): Promise<void> {
-    server.enqueue(appendProse(prose), { text: '写好了。' });
-    const result = await worldline.agent().send(instruction);
-    assert.equal(result?.status, 'done', result?.error);
-    await result?.scribeDone;
-  }
+  const turn = (instruction: string, prose: string) => proseTurn(server, instruction, prose);
 
   const prose = () => fs.readFileSync(chapter, 'utf8');
 
   it('Restore Prose and Chat, then Regenerate, then Undo: prose and chat both return to before the restore', async () => {
     const worldline = await api();
     const session = worldline.novel()!.session!;
-    await turn(worldline, '开头。', '\n【序】\n');
+    await turn('开头。', '\n【序】\n');
     const proseBeforeA = prose();
-    await turn(worldline, '第一段。', '\n【甲】\n');
+    await turn('第一段。', '\n【甲】\n');
     const afterA = session.lastOnPath('checkpoint')!;
-    await turn(worldline, '第二段。', '\n【乙】\n');
+    await turn('第二段。', '\n【乙】\n');
     const proseB = prose();
     const leafB = session.leafId;
 
@@ -160,10 +154,10 @@ describe('Checkpoints: Undo takes back exactly the last restore', function () {
     const session = worldline.novel()!.session!;
     // A save from before checkpoints existed: nothing on its path was checkpointed.
     const save = await session.append({ type: 'save', saveId: 'early-save', name: '开篇', worldlineId: 'w-early', worldlineName: '主线', kind: 'first' });
-    await turn(worldline, '第一段。', '\n【丙】\n');
+    await turn('第一段。', '\n【丙】\n');
     const afterFirst = session.lastOnPath('checkpoint')!;
     const proseFirst = prose();
-    await turn(worldline, '第二段。', '\n【丁】\n');
+    await turn('第二段。', '\n【丁】\n');
     const proseSecond = prose();
     const leaf = session.leafId;
 

@@ -36,3 +36,11 @@ export async function startNovelSession(
 export function appendProse(content: string, path = 'chapters/01.md'): ScriptedReply {
   return { toolCalls: [{ name: 'append_file', arguments: JSON.stringify({ path, content }) }] };
 }
+
+/** One agent turn that appends `prose` to the chapter, then waits for its scribe. */
+export async function proseTurn(server: ModelServer, instruction: string, prose: string): Promise<void> {
+  server.enqueue(appendProse(prose), { text: '写好了。' });
+  const result = await (await api()).agent().send(instruction);
+  assert.equal(result?.status, 'done', result?.error);
+  await result?.scribeDone;
+}

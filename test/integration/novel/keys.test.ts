@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import { startModelServer, type ModelServer } from '../../fixtures/modelServer';
-import { api, appendProse, isScribe, startNovelSession } from './helpers';
+import { isScribe, proseTurn, startNovelSession } from './helpers';
 
 describe('API keys in a real VS Code', function () {
   let main: ModelServer;
@@ -24,12 +24,7 @@ describe('API keys in a real VS Code', function () {
     await main.close();
   });
 
-  async function turn(instruction: string): Promise<void> {
-    main.enqueue(appendProse(`\n${instruction}\n`), { text: '写好了。' });
-    const result = await (await api()).agent().send(instruction);
-    assert.equal(result?.status, 'done', result?.error);
-    await result?.scribeDone;
-  }
+  const turn = (instruction: string) => proseTurn(main, instruction, `\n${instruction}\n`);
 
   it('the scribe on its own endpoint uses its own key, else the main one; the main model always the main one', async () => {
     assert.equal(await vscode.commands.executeCommand('worldline.setApiKey', 'sk-main-123', 'main'), true);

@@ -6,9 +6,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { WorldlineApi } from '../../../src/extension';
 import type { ModelServer } from '../../fixtures/modelServer';
-import { api, appendProse, startNovelSession } from './helpers';
+import { api, proseTurn, startNovelSession } from './helpers';
 
 describe('Saves and worldlines in a real VS Code', function () {
   let server: ModelServer;
@@ -23,24 +22,19 @@ describe('Saves and worldlines in a real VS Code', function () {
     await server.close();
   });
 
-  async function turn(worldline: WorldlineApi, instruction: string, prose: string): Promise<void> {
-    server.enqueue(appendProse(prose), { text: '写好了。' });
-    const result = await worldline.agent().send(instruction);
-    assert.equal(result?.status, 'done', result?.error);
-    await result?.scribeDone;
-  }
+  const turn = (instruction: string, prose: string) => proseTurn(server, instruction, prose);
 
   it('save, write on, load the first save, write differently, save: a second worldline appears', async () => {
     const worldline = await api();
     const session = worldline.novel()!.session!;
-    await turn(worldline, '青梧问他姓名。', '\n「客官贵姓？」\n');
+    await turn('青梧问他姓名。', '\n「客官贵姓？」\n');
     const first = await vscode.commands.executeCommand<{ id: string; saveId: string; worldlineName: string; kind: string }>('worldline.savePoint', '雨夜问名');
     assert.equal(first?.kind, 'first');
     assert.equal(first?.worldlineName, '主线');
     const proseAtFirst = fs.readFileSync(chapter, 'utf8');
     const leafAtFirst = session.leafId;
 
-    await turn(worldline, '沈砚直问生死。', '\n「沈家的人，还活着吗？」\n');
+    await turn('沈砚直问生死。', '\n「沈家的人，还活着吗？」\n');
     const second = await vscode.commands.executeCommand<{ kind: string }>('worldline.savePoint', '直问生死');
     assert.equal(second?.kind, 'sameLine');
 
@@ -50,7 +44,7 @@ describe('Saves and worldlines in a real VS Code', function () {
     assert.equal(session.leafId, first!.id, 'the chat is back at the save');
     assert.ok(!worldline.chat().transcript().some((m) => m.text.includes('沈砚直问生死')), 'the later turn left the chat');
 
-    await turn(worldline, '沈砚坦言来意。', '\n「我是来找我娘的。」\n');
+    await turn('沈砚坦言来意。', '\n「我是来找我娘的。」\n');
     const fork = await vscode.commands.executeCommand<{ kind: string; worldlineName: string }>('worldline.savePoint', '坦言来意');
     assert.equal(fork?.kind, 'fork');
     assert.equal(fork?.worldlineName, '从「雨夜问名」分出 · 线2');
