@@ -55,14 +55,22 @@ export function defaultConfig(): ProjectConfig {
 const KNOWN_KEYS = new Set(['title', 'language', 'manuscript', 'style', 'opening', 'variables']);
 const OPENING_KEYS = new Set(['time', 'location', 'characters']);
 
-/** Parses the text of worldline.yaml. Never throws. */
-export function parseProjectConfig(text: string): LoadedConfig {
+/**
+ * Parses the text of worldline.yaml. Never throws. Problems are worded in `uiLang` (VS Code's
+ * display language: the novelist reads them in the Problems panel before any project language
+ * is known).
+ */
+export function parseProjectConfig(text: string, uiLang: ProjectLanguage = 'en'): LoadedConfig {
+  const t = (en: string, zh: string): string => (uiLang === 'zh' ? zh : en);
   const lineCounter = new LineCounter();
   const problems: ConfigProblem[] = [];
   const config = defaultConfig();
   if (text.length > MAX_CONFIG_CHARS) {
     problems.push({
-      message: `worldline.yaml is too large (${Math.round(text.length / 1000)} thousand characters; the limit is ${MAX_CONFIG_CHARS / 1000} thousand). The defaults are used until it is trimmed.`,
+      message: t(
+        `worldline.yaml is too large (${Math.round(text.length / 1000)} thousand characters; the limit is ${MAX_CONFIG_CHARS / 1000} thousand). The defaults are used until it is trimmed.`,
+        `worldline.yaml 太大了（${Math.round(text.length / 1000)} 千字符，上限 ${MAX_CONFIG_CHARS / 1000} 千）。删减之前先用默认设置。`,
+      ),
     });
     return { config, problems };
   }
@@ -70,16 +78,16 @@ export function parseProjectConfig(text: string): LoadedConfig {
   try {
     doc = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: true });
   } catch (err) {
-    problems.push({ message: `worldline.yaml could not be read: ${String(err)}` });
+    problems.push({ message: t(`worldline.yaml could not be read: ${String(err)}`, `worldline.yaml 读不了：${String(err)}`) });
     return { config, problems };
   }
   for (const error of doc.errors) {
     const line = error.linePos?.[0]?.line;
     const first = error.message.split('\n')[0] ?? error.message;
-    problems.push({ line, message: `Invalid YAML: ${first.replace(/ at line \d+, column \d+:?$/, '')}` });
+    problems.push({ line, message: t('Invalid YAML: ', 'YAML 格式错误：') + first.replace(/ at line \d+, column \d+:?$/, '') });
   }
   if (doc.errors.length > 0) {
-    problems.push({ message: 'worldline.yaml has YAML errors; the defaults are used until they are fixed.' });
+    problems.push({ message: t('worldline.yaml has YAML errors; the defaults are used until they are fixed.', 'worldline.yaml 有 YAML 错误；改好之前先用默认设置。') });
     return { config, problems };
   }
 
@@ -106,36 +114,38 @@ export function parseProjectConfig(text: string): LoadedConfig {
     problems.push({
       line: alias ? firstAliasLine(doc, lineCounter) : undefined,
       message: alias
-        ? 'Too many aliases (*name) to read safely (a file like this can exhaust memory); write those values out in full. The defaults are used until it is fixed.'
-        : `worldline.yaml could not be read (${err instanceof Error ? err.message : String(err)}); the defaults are used until it is fixed.`,
+        ? t('Too many aliases (*name) to read safely (a file like this can exhaust memory); write those values out in full. The defaults are used until it is fixed.',
+          '别名（*名字）太多，无法安全读取（这样的文件可能耗尽内存）；请把这些值完整写出来。改好之前先用默认设置。')
+        : t(`worldline.yaml could not be read (${err instanceof Error ? err.message : String(err)}); the defaults are used until it is fixed.`,
+          `worldline.yaml 读不了（${err instanceof Error ? err.message : String(err)}）；改好之前先用默认设置。`),
     });
     return { config, problems };
   }
   if (root === null || root === undefined) return { config, problems };
   if (!isPlainObject(root)) {
-    problems.push({ line: 1, message: 'worldline.yaml must be a mapping of fields such as "title:" and "language:".' });
+    problems.push({ line: 1, message: t('worldline.yaml must be a mapping of fields such as "title:" and "language:".', 'worldline.yaml 应由「title:」「language:」这样的字段组成。') });
     return { config, problems };
   }
 
   for (const key of Object.keys(root)) {
     if (!KNOWN_KEYS.has(key)) {
-      problems.push({ line: keyLine(key), message: `Unknown field "${key}" is ignored (known: ${[...KNOWN_KEYS].join(', ')}).` });
+      problems.push({ line: keyLine(key), message: t(`Unknown field "${key}" is ignored (known: ${[...KNOWN_KEYS].join(', ')}).`, `未知字段「${key}」被忽略（可用的有：${[...KNOWN_KEYS].join('、')}）。`) });
     }
   }
 
-  const wrongType = (path: (string | number)[], expected: string) => {
-    problems.push({ line: lineOf(path), message: `"${path.join('.')}" must be ${expected}; the default is used.` });
+  const wrongType = (path: (string | number)[], expected: string, expectedZh: string) => {
+    problems.push({ line: lineOf(path), message: t(`"${path.join('.')}" must be ${expected}; the default is used.`, `「${path.join('.')}」应为${expectedZh}；先用默认值。`) });
   };
 
   if ('title' in root) {
     const v = root.title;
     if (typeof v === 'string' || typeof v === 'number') config.title = String(v);
-    else wrongType(['title'], 'text');
+    else wrongType(['title'], 'text', '文字');
   }
   if ('language' in root) {
     const v = root.language;
     if (v === 'zh' || v === 'en' || v === 'auto') config.language = v;
-    else wrongType(['language'], 'one of zh, en, auto');
+    else wrongType(['language'], 'one of zh, en, auto', ' zh、en、auto 之一');
   }
   if ('manuscript' in root) {
     const v = root.manuscript;
@@ -143,27 +153,27 @@ export function parseProjectConfig(text: string): LoadedConfig {
     if (Array.isArray(list) && list.length > 0 && list.every((g) => typeof g === 'string' && g.trim() !== '')) {
       config.manuscript = list.map((g: string) => g.trim());
     } else {
-      wrongType(['manuscript'], 'a list of glob patterns such as "chapters/**/*.md"');
+      wrongType(['manuscript'], 'a list of glob patterns such as "chapters/**/*.md"', '一组路径模式，如「chapters/**/*.md」');
     }
   }
   if ('style' in root) {
     const v = root.style;
     if (typeof v === 'string') config.style = v;
-    else if (v !== null) wrongType(['style'], 'text');
+    else if (v !== null) wrongType(['style'], 'text', '文字');
   }
   if ('opening' in root) {
     const v = root.opening;
     if (isPlainObject(v)) {
       for (const key of Object.keys(v)) {
         if (!OPENING_KEYS.has(key)) {
-          problems.push({ line: lineOf(['opening', key]), message: `Unknown field "opening.${key}" is ignored (known: time, location, characters).` });
+          problems.push({ line: lineOf(['opening', key]), message: t(`Unknown field "opening.${key}" is ignored (known: time, location, characters).`, `未知字段「opening.${key}」被忽略（可用的有：time、location、characters）。`) });
         }
       }
       for (const key of ['time', 'location'] as const) {
         if (!(key in v)) continue;
         const s = v[key];
         if (typeof s === 'string' || typeof s === 'number') config.opening[key] = String(s);
-        else if (s !== null) wrongType(['opening', key], 'text');
+        else if (s !== null) wrongType(['opening', key], 'text', '文字');
       }
       if ('characters' in v) {
         const c = v.characters;
@@ -172,17 +182,17 @@ export function parseProjectConfig(text: string): LoadedConfig {
         } else if (isPlainObject(c)) {
           config.opening.characters = Object.keys(c);
         } else if (c !== null) {
-          wrongType(['opening', 'characters'], 'a list of names');
+          wrongType(['opening', 'characters'], 'a list of names', '一组人名');
         }
       }
     } else if (v !== null) {
-      wrongType(['opening'], 'a mapping with time, location and characters');
+      wrongType(['opening'], 'a mapping with time, location and characters', '含 time、location、characters 的映射');
     }
   }
   if ('variables' in root) {
     const v = root.variables;
     if (isPlainObject(v)) config.variables = v;
-    else if (v !== null) wrongType(['variables'], 'a mapping of names to values');
+    else if (v !== null) wrongType(['variables'], 'a mapping of names to values', '名字到值的映射');
   }
   // No variables → no field, so the opening state has no `variables` (as before).
   if (Object.keys(config.variables).length > 0) config.opening.variables = config.variables;

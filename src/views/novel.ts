@@ -76,7 +76,7 @@ export class NovelWorkspace implements vscode.Disposable {
       this.configChanged.fire(this.loaded);
       return this.loaded;
     }
-    this.loaded = parseProjectConfig(text);
+    this.loaded = parseProjectConfig(text, resolveLanguage('auto', vscode.env.language));
     this.diagnostics.set(this.configUri, this.loaded.problems.map((p) => {
       const line = Math.max(0, (p.line ?? 1) - 1);
       const d = new vscode.Diagnostic(new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER), p.message, vscode.DiagnosticSeverity.Warning);

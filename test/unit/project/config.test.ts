@@ -46,6 +46,18 @@ variables:
     assert.equal(config.title, '');
   });
 
+  it('words its problems in the UI language: the same lines, in Chinese for a Chinese VS Code', () => {
+    const text = 'title: Ok\nlanguage: fr\nmood: calm\nopening:\n  weather: rain\n';
+    const en = parseProjectConfig(text, 'en').problems;
+    const zh = parseProjectConfig(text, 'zh').problems;
+    assert.deepEqual(zh.map((p) => p.line), en.map((p) => p.line));
+    assert.equal(zh.length, 3);
+    for (const p of zh) assert.match(p.message, /[\u4e00-\u9fff]/, p.message);
+    assert.match(zh.map((p) => p.message).join('\n'), /「language」应为 zh、en、auto 之一/);
+    assert.match(zh.map((p) => p.message).join('\n'), /未知字段「mood」/);
+    assert.match(parseProjectConfig('title: [x\n', 'zh').problems[0]!.message, /^YAML 格式错误/);
+  });
+
   it('reports wrong types with the line of the value and keeps the other fields', () => {
     const { config, problems } = parseProjectConfig('title: Ok\nlanguage: fr\nmanuscript: 5\nopening:\n  time: [1]\n  location: Inn\n');
     assert.equal(config.title, 'Ok');
