@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { newNovelFiles } from '../project/template';
+import { SessionError } from '../session/errors';
 import type { NovelWorkspace } from './novel';
 import type { Log } from './log';
 
@@ -23,7 +24,7 @@ export function registerProjectCommands(getNovel: () => NovelWorkspace | undefin
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         log.error(message);
-        void vscode.window.showErrorMessage(message);
+        void vscode.window.showErrorMessage(sessionErrorText(err) ?? message);
         return undefined;
       }
     };
@@ -128,4 +129,21 @@ async function initializeNovel(novel: NovelWorkspace, title?: string): Promise<b
   await vscode.window.showTextDocument(chapter, { preview: false });
   void vscode.window.showInformationMessage(vscode.l10n.t('Novel initialized: worldline.yaml and chapters/01.md are ready. Open the Worldline view to start writing.'));
   return true;
+}
+
+/**
+ * The session store's errors in the novelist's language. The core words them in English with
+ * details (paths, ids) for the log; these say what happened and what to do.
+ */
+function sessionErrorText(err: unknown): string | undefined {
+  if (!(err instanceof SessionError)) return undefined;
+  switch (err.code) {
+    case 'read-only': return vscode.l10n.t('This window is read-only: another VS Code window is writing this novel.');
+    case 'not-found': return vscode.l10n.t('That session file no longer exists; it may have been moved or deleted.');
+    case 'newer-version': return vscode.l10n.t('This session was written by a newer version of Worldline. Update the extension to open it.');
+    case 'closed': return vscode.l10n.t('The novel was closed; reopen the folder to continue.');
+    case 'invalid-backup': return vscode.l10n.t('That file is not a Worldline session backup, or it no longer exists.');
+    case 'invalid-name': return vscode.l10n.t('That name cannot be used: a session needs a title of at least one character.');
+    default: return undefined;
+  }
 }
