@@ -1,6 +1,7 @@
 // The agent's file tools in VS Code: reads see what the novelist sees (an open editor's buffer,
 // unsaved edits included), writes go through a WorkspaceEdit so an open editor updates in place
 // and Ctrl+Z undoes the agent's change; the document is then saved so checkpoints see it on disk.
+// A new file is created through a WorkspaceEdit as well (undoable; Node's fs only as a fallback).
 import * as vscode from 'vscode';
 import { NodeManuscriptFs, type ManuscriptFs, type EntryKind } from '../agent/fsNode';
 import { waitForDocumentsToMatchDisk } from './docSync';
@@ -31,7 +32,10 @@ export class EditorManuscriptFs implements ManuscriptFs {
     const uri = this.uri(rel);
     const exists = (await this.disk.lstat(rel)) !== undefined;
     if (!exists) {
-      await this.disk.writeText(rel, text);
+      // A new chapter goes through a WorkspaceEdit too, so Undo can take it back like any edit.
+      const edit = new vscode.WorkspaceEdit();
+      edit.createFile(uri, { contents: new TextEncoder().encode(text) });
+      if (!(await vscode.workspace.applyEdit(edit))) await this.disk.writeText(rel, text);
       return;
     }
     // A restore may have just rewritten the file: the edit must apply to what is on disk.

@@ -171,4 +171,23 @@ describe('Agent mode in a real VS Code', function () {
     assert.equal(most, 1, 'the one tool line never showed twice');
     assert.equal(chat.transcript().at(-1)!.tools.length, 1);
   });
+
+  it('a new chapter is created through the workspace (its folder too) and is in the turn\'s checkpoint', async () => {
+    const worldline = await api();
+    const root = vscode.workspace.workspaceFolders![0]!.uri;
+    const rel = 'chapters/卷二/05.md';
+    server.enqueue(
+      { toolCalls: [{ name: 'write_file', arguments: JSON.stringify({ path: rel, content: '# 第五章\n\n天亮了。\n' }) }] },
+      { text: '新开了第五章。' },
+    );
+    const result = await worldline.agent().send('新开第五章。');
+    assert.equal(result?.status, 'done', result?.error);
+    await result?.scribeDone;
+    const uri = vscode.Uri.joinPath(root, 'chapters', '卷二', '05.md');
+    assert.equal(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)), '# 第五章\n\n天亮了。\n');
+    const session = worldline.novel()!.session!;
+    const checkpoint = session.lastOnPath('checkpoint');
+    assert.ok(checkpoint?.changed.includes(rel), `the checkpoint lists ${rel}: ${JSON.stringify(checkpoint?.changed)}`);
+    await vscode.workspace.fs.delete(vscode.Uri.joinPath(root, 'chapters', '卷二'), { recursive: true });
+  });
 });
