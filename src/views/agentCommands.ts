@@ -31,6 +31,7 @@ export function registerAgentCommands(views: Views): vscode.Disposable[] {
     vscode.commands.registerCommand('worldline.restoreProseAndChat', (checkpointId?: string) => checkpoints.restore(checkpointId, true)),
     vscode.commands.registerCommand('worldline.undoRestore', () => checkpoints.undo()),
     vscode.commands.registerCommand('worldline.showTurnChanges', (checkpointId?: string, file?: string) => checkpoints.showChanges(checkpointId, file)),
+    vscode.commands.registerCommand('worldline.compareWithCheckpoint', (checkpointId?: string, file?: string) => checkpoints.showChanges(checkpointId, file, 'working')),
     vscode.commands.registerCommand('worldline.rebuildCheckpoints', () => checkpoints.rebuild()),
     vscode.commands.registerCommand('worldline.compactNow', () => agent.compactNow()),
     vscode.commands.registerCommand('worldline.savePoint', (name?: string) => worldlines.savePoint(typeof name === 'string' ? name : undefined)),

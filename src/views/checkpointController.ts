@@ -443,7 +443,12 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
   }
 
   /** Show Turn Changes: the turn's checkpoint against the one before it, in the diff editor. */
-  async showChanges(checkpointEntryId: string | undefined, file?: string): Promise<number> {
+  /**
+   * Show Turn Changes (`against` 'previous': this checkpoint against the one before it), or
+   * Compare with Current Prose ('working': the checkpoint against the files as they are now, the
+   * right side editable).
+   */
+  async showChanges(checkpointEntryId: string | undefined, file?: string, against: 'previous' | 'working' = 'previous'): Promise<number> {
     const novel = this.getNovel();
     const session = novel?.session;
     if (!novel || !session) return 0;
@@ -453,10 +458,15 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
       this.notify('info', vscode.l10n.t('There is no checkpoint to compare yet: one is taken at the end of every agent turn.'));
       return 0;
     }
-    const previous = session.lastOnPath('checkpoint', target.parentId);
-    const changes = previous ? await repo.changedFiles(previous.commit, target.commit) : target.changed.map((p) => ({ path: p, status: 'A' as const }));
+    const working = against === 'working';
+    const previous = working ? undefined : session.lastOnPath('checkpoint', target.parentId);
+    const changes = working
+      ? await repo.changedFiles(target.commit)
+      : previous ? await repo.changedFiles(previous.commit, target.commit) : target.changed.map((p) => ({ path: p, status: 'A' as const }));
     if (changes.length === 0) {
-      this.notify('info', vscode.l10n.t('This turn changed no manuscript file.'));
+      this.notify('info', working
+        ? vscode.l10n.t('The manuscript is exactly as it was at this checkpoint.')
+        : vscode.l10n.t('This turn changed no manuscript file.'));
       return 0;
     }
     let pick = file ? changes.find((c) => c.path === file) : changes.length === 1 ? changes[0] : undefined;
@@ -465,6 +475,12 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
       pick = chosen?.change;
     }
     if (!pick) return changes.length;
+    if (working) {
+      const left = checkpointUri(target.commit, pick.path);
+      const right = pick.status === 'D' ? checkpointUri('empty', pick.path) : vscode.Uri.joinPath(novel.root, ...pick.path.split('/'));
+      await vscode.commands.executeCommand('vscode.diff', left, right, vscode.l10n.t('{0} (checkpoint ↔ now)', pick.path), { preview: true });
+      return changes.length;
+    }
     const left = previous ? checkpointUri(previous.commit, pick.path) : checkpointUri('empty', pick.path);
     const right = checkpointUri(target.commit, pick.path);
     await vscode.commands.executeCommand('vscode.diff', left, right, vscode.l10n.t('{0} (this turn\'s changes)', pick.path), { preview: true });

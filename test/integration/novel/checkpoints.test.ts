@@ -96,6 +96,13 @@ describe('Checkpoints in a real VS Code', function () {
     assert.equal(input.modified.scheme, 'worldline-checkpoint');
     const right = await vscode.workspace.openTextDocument(input.modified);
     assert.match(right.getText(), /全新的一章/);
+
+    // Against the working copy: the checkpoint before the turn on the left, the real file on the right.
+    const against = await vscode.commands.executeCommand<number>('worldline.compareWithCheckpoint', before.id, chapterRel);
+    assert.equal(against, 1);
+    const now = vscode.window.tabGroups.activeTabGroup.activeTab?.input as vscode.TabInputTextDiff;
+    assert.equal(now.original.scheme, 'worldline-checkpoint');
+    assert.equal(now.modified.fsPath, chapter, 'the right side is the chapter itself, editable');
   });
 });
 
