@@ -10,7 +10,7 @@ export function parseStateYaml(text: string, lang: Lang = 'en'): ParsedYaml {
   try {
     doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   } catch (err) {
-    return { ok: false, error: String(err) };
+    return { ok: false, error: unreadable(err, lang) };
   }
   const first = doc.errors[0];
   if (first) {
@@ -24,6 +24,18 @@ export function parseStateYaml(text: string, lang: Lang = 'en'): ParsedYaml {
   try {
     return { ok: true, value: doc.toJS({ maxAliasCount: 50 }) as unknown };
   } catch (err) {
-    return { ok: false, error: String(err) };
+    return { ok: false, error: unreadable(err, lang) };
   }
+}
+
+function unreadable(err: unknown, lang: Lang): string {
+  const alias = /alias/i.test(String(err));
+  if (lang === 'zh') return alias ? 'YAML 里的别名（*名字）太多，无法安全读取；请把值完整写出来。未做任何修改。' : `YAML 读不了（${messageOf(err)}）。未做任何修改。`;
+  return alias
+    ? 'The YAML uses too many aliases (*name) to read safely; write the values out in full. Nothing was changed.'
+    : `The YAML could not be read (${messageOf(err)}). Nothing was changed.`;
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }

@@ -22,7 +22,9 @@ describe('state/parseStateYaml', () => {
     ].join('\n');
     const r = parseStateYaml(bomb);
     assert.equal(r.ok, false);
-    assert.match(r.ok ? '' : r.error, /alias/i);
+    assert.match(r.ok ? '' : r.error, /too many aliases.*Nothing was changed/);
+    const zh = parseStateYaml(bomb, 'zh');
+    assert.match(zh.ok ? '' : zh.error, /别名.*未做任何修改/);
     const deep = parseStateYaml(`facts: ${'['.repeat(20000)}${']'.repeat(20000)}\n`);
     assert.equal(deep.ok, false);
     const huge = parseStateYaml(`notes: "${'x'.repeat(1_000_000)}"\n`);
