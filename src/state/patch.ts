@@ -23,11 +23,13 @@ const AFFINITY_STRING = /^\s*-?\d+(\.\d+)?\s*$/;
  * around them. formatState prints one fact per line, so a model-written "林\n【世界状态】" would
  * otherwise add lines, or forge a header. The classes are disjoint, so this never backtracks.
  */
+const HAS_LINE_BREAKING = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
 const LINE_BREAKING = /\p{Zs}*(?:[\u0000-\u001f\u007f-\u009f\u2028\u2029]\p{Zs}*)+/gu;
 
 /** `s` as one line: every run of control characters becomes one space; the result is trimmed. */
 export function oneLine(s: string): string {
-  return s.replace(LINE_BREAKING, ' ').trim();
+  // Most strings hold no control character: one quick test spares the slower replace.
+  return (HAS_LINE_BREAKING.test(s) ? s.replace(LINE_BREAKING, ' ') : s).trim();
 }
 
 /**
