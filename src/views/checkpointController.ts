@@ -415,9 +415,12 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
 
   private report(result: RestoreResult, withChat: boolean, action: UndoAction | undefined): void {
     const undo = vscode.l10n.t('Undo');
-    const text = withChat
+    // Which files, not only how many: the first few by name (a "−" marks a removed one).
+    const names = [...result.written, ...result.deleted.map((f) => `−${f}`)];
+    const which = names.length === 0 ? '' : ` (${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''})`;
+    const text = (withChat
       ? vscode.l10n.t('Prose and chat restored: {0} file(s) written, {1} removed.', result.written.length, result.deleted.length)
-      : vscode.l10n.t('Prose restored: {0} file(s) written, {1} removed. The chat stays where it is.', result.written.length, result.deleted.length);
+      : vscode.l10n.t('Prose restored: {0} file(s) written, {1} removed. The chat stays where it is.', result.written.length, result.deleted.length)) + which;
     this.log.info(`${text} written: ${result.written.join(', ') || '-'}; removed: ${result.deleted.join(', ') || '-'}`);
     this.background(vscode.window.showInformationMessage(text, ...(action ? [undo] : [])).then((pick) => (pick === undo ? this.undo(action) : undefined)), 'undo');
   }
