@@ -36,7 +36,7 @@ describe('Save points at the edges in a real VS Code', function () {
     server.enqueue(appendProse('\n天亮了，雨停了。\n'), { text: '写好了。' });
     const result = await worldline.agent().send('写天亮。');
     assert.equal(result?.status, 'done', result?.error);
-    const later = await vscode.commands.executeCommand<{ id: string }>('worldline.savePoint', '天亮');
+    const later = await vscode.commands.executeCommand<{ id: string; saveId: string }>('worldline.savePoint', '天亮');
     const saveEntry = session.get(later!.id)!;
     assert.equal(session.get(saveEntry.parentId!)?.type, 'state', 'the save comes after the scribe\'s state entry');
     assert.equal(worldline.sceneState().current()?.state.time ?? '', '第二天清晨');
@@ -44,5 +44,22 @@ describe('Save points at the edges in a real VS Code', function () {
     assert.equal(await vscode.commands.executeCommand('worldline.loadSave', start!.saveId), true);
     assert.equal(fs.readFileSync(chapter, 'utf8'), handEdited, 'the prose is exactly as it was at the opening save');
     assert.equal(session.leafId, start!.id);
+
+    // Delete Save: gone from the list (both views hear of it), kept in the sidecar's deleted list,
+    // the story itself untouched.
+    let refreshed = 0;
+    const sub = worldline.worldlines().onDidChangeView(() => refreshed++);
+    try {
+      const entries = session.entryCount;
+      assert.equal(await vscode.commands.executeCommand('worldline.deleteSave', later!.saveId), true);
+      const view = (await worldline.worldlines().view())!;
+      assert.ok(!view.worldlines.some((l) => l.saves.some((s) => s.saveId === later!.saveId)));
+      assert.deepEqual(view.deleted.map((d) => d.name), ['天亮']);
+      assert.ok(refreshed > 0, 'the views were told to refresh');
+      assert.equal(session.entryCount, entries, 'nothing was written to the session');
+      assert.ok(session.get(later!.id), 'the save entry is still in the tree');
+    } finally {
+      sub.dispose();
+    }
   });
 });
