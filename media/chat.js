@@ -103,7 +103,7 @@
     const done = (asBranch) => { const text = ta.value; editing = null; vscode.postMessage({ type: 'edit', id: m.id, text, asBranch }); render(); };
     return el('div', { class: 'edit-box' }, ta, el('div', { class: 'row' },
       button(L.saveInPlace, L.saveInPlace, () => done(false), 'primary'),
-      m.role === 'user' ? button(L.saveAsBranch, L.saveAsBranch, () => done(true)) : null,
+      button(L.saveAsBranch, L.saveAsBranch, () => done(true)),
       button(L.cancel, L.cancel, () => { editing = null; render(); })));
   }
 

@@ -8,6 +8,7 @@ import { createStreamingClient } from '../model/streaming';
 import { createChatClient } from '../model/chatClient';
 import type { TurnEvent, TurnPhase, TurnResult } from '../agent/turnTypes';
 import { isTurnBusyError, TurnBusyError } from '../agent/turnTypes';
+import { replyBranchCopy } from '../agent/replyBranch';
 import type { ToolContext } from '../agent/tools';
 import { stateAt } from '../state/stateAt';
 import type { Session } from '../session/session';
@@ -320,6 +321,29 @@ export class AgentController implements vscode.Disposable {
 
   editAsBranch(userEntryId: string, text: string): Promise<TurnResult | undefined> {
     return this.runTurn((r) => r.editAndBranch(userEntryId, text));
+  }
+
+  /**
+   * Edit as a new branch, for an agent reply: the turn is copied beside the original with the new
+   * text (same tool work, checkpoint and state, so the prose stays as it is); ◀ ▶ goes back.
+   * Waits for the turn's scribe, so its state is part of the copy.
+   */
+  async editReplyAsBranch(firstId: string, editId: string, text: string): Promise<boolean> {
+    const session = this.getNovel()?.session;
+    if (!session || session.readOnly || !this.guard(vscode.l10n.t('edit'))) return false;
+    const done = await this.background(vscode.l10n.t('edit'), async () => {
+      const first = session.get(firstId);
+      const copy = first ? replyBranchCopy(session.path(), firstId, editId, text) : undefined;
+      if (!first || !copy || copy.length === 0) return false;
+      await this.checkpoints.withoutFollowing(async () => {
+        await session.navigate(first.parentId);
+        for (const e of copy) await session.append(e);
+      });
+      await session.flush();
+      return true;
+    });
+    this.changed.fire('render');
+    return done ?? false;
   }
 
   stop(): boolean {

@@ -159,6 +159,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         if (!msg || typeof m.text !== 'string' || !this.agent.guard(vscode.l10n.t('edit'))) return;
         if (m.asBranch && msg.role === 'user') {
           await this.agent.editAsBranch(msg.id, m.text);
+        } else if (m.asBranch && msg.role === 'assistant') {
+          if (m.text !== msg.text) await this.agent.editReplyAsBranch(msg.id, msg.editId, m.text);
         } else if (msg.role === 'assistant') {
           await editReplyInPlace(session, msg, m.text);
         } else if (m.text !== session.textOf(msg.editId)) {

@@ -348,6 +348,16 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
     if (result && result !== 'cancelled') this.report(result, false, this.pushRestore(result, session, undefined));
   }
 
+  /** Runs `fn`, which moves the leaf, without the prose following: the caller keeps the prose right. */
+  async withoutFollowing<T>(fn: () => Promise<T>): Promise<T> {
+    this.navigatingSelf = true;
+    try {
+      return await fn();
+    } finally {
+      this.navigatingSelf = false;
+    }
+  }
+
   private async navigateQuietly(session: Session, leaf: string | null): Promise<void> {
     this.navigatingSelf = true;
     try {

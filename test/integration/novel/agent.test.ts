@@ -190,4 +190,40 @@ describe('Agent mode in a real VS Code', function () {
     assert.ok(checkpoint?.changed.includes(rel), `the checkpoint lists ${rel}: ${JSON.stringify(checkpoint?.changed)}`);
     await vscode.workspace.fs.delete(vscode.Uri.joinPath(root, 'chapters', '卷二'), { recursive: true });
   });
+
+  it('Edit as a new branch on a reply: a sibling with the new words and the same prose; ◀ returns to the original', async () => {
+    const worldline = await api();
+    const chat = worldline.chat();
+    server.enqueue(
+      { text: '这就写雨停。', toolCalls: [{ name: 'append_file', arguments: JSON.stringify({ path: 'chapters/01.md', content: '\n雨停了，檐下还在滴水。\n' }) }] },
+      { text: '写好了：雨停。' },
+    );
+    const turn = await worldline.agent().send('写雨停。');
+    assert.equal(turn?.status, 'done', turn?.error);
+    await turn?.scribeDone;
+    const prose = fs.readFileSync(path.join(root(), 'chapters', '01.md'), 'utf8');
+    const original = chat.transcript().at(-1)!;
+    const mine = '（作者自己写的回复：雨停了，她没有出门。）';
+    await chat.onMessage({ type: 'edit', id: original.id, text: mine, asBranch: true });
+
+    const copy = chat.transcript().at(-1)!;
+    assert.equal(copy.text, mine);
+    assert.notEqual(copy.id, original.id);
+    assert.deepEqual(copy.variant, { index: 1, count: 2 }); // 2/2, 0-based
+    assert.deepEqual(copy.tools.map((t) => t.path), ['chapters/01.md'], 'the tool work is part of the copy');
+    assert.equal(fs.readFileSync(path.join(root(), 'chapters', '01.md'), 'utf8'), prose, 'the prose is untouched');
+    const session = worldline.novel()!.session!;
+    assert.equal(session.lastOnPath('checkpoint')?.commit, original.checkpoint?.commit, 'the copy keeps the turn\'s checkpoint');
+
+    await chat.onMessage({ type: 'variant', id: copy.id, delta: -1 });
+    assert.equal(chat.transcript().at(-1)!.text, '这就写雨停。\n\n写好了：雨停。');
+    await chat.onMessage({ type: 'variant', id: original.id, delta: 1 });
+    assert.equal(chat.transcript().at(-1)!.text, mine);
+
+    server.enqueue({ text: '接着写。' });
+    const next = await worldline.agent().send('继续。');
+    assert.equal(next?.status, 'done', next?.error);
+    const sent = allText(agentRequests(server).at(-1)!);
+    assert.ok(sent.includes(mine) && !sent.includes('写好了：雨停。'), 'the next request carries the new words only');
+  });
 });
