@@ -64,8 +64,10 @@ export class TurnRunner {
   private readonly lifetime = new AbortController();
   private failedUserId: string | undefined;
 
-  constructor(deps: TurnRunnerDeps) {
+  /** `pending`: work started before this runner existed (a save, a summary) that turns must wait for. */
+  constructor(deps: TurnRunnerDeps, pending?: Promise<unknown>) {
     this.deps = { ...deps };
+    if (pending) this.track(pending.catch(() => undefined));
   }
 
   /** True while a turn's model part runs (or waits to start). */

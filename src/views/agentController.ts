@@ -9,6 +9,7 @@ import { createChatClient } from '../model/chatClient';
 import type { TurnEvent, TurnPhase, TurnResult } from '../agent/turnTypes';
 import { isTurnBusyError, TurnBusyError } from '../agent/turnTypes';
 import { replyBranchCopy } from '../agent/replyBranch';
+import { isStaleLeafError } from '../session/session';
 import type { ToolContext } from '../agent/tools';
 import { stateAt } from '../state/stateAt';
 import type { Session } from '../session/session';
@@ -24,7 +25,10 @@ export const SECRET_KEY = 'worldline.apiKey';
 export const SCRIBE_SECRET_KEY = 'worldline.scribeApiKey';
 
 export async function scribeApiKey(secrets: vscode.SecretStorage): Promise<string> {
-  return (await secrets.get(SCRIBE_SECRET_KEY)) ?? (await secrets.get(SECRET_KEY)) ?? '';
+  // Never send the scribe's key to the main endpoint (after scribe.baseUrl was cleared, say).
+  const settings = readSettings();
+  const own = settings.scribeBaseUrl !== settings.baseUrl ? await secrets.get(SCRIBE_SECRET_KEY) : undefined;
+  return own ?? (await secrets.get(SECRET_KEY)) ?? '';
 }
 export const DEMO_MODEL = 'worldline-demo';
 
@@ -79,6 +83,8 @@ export class AgentController implements vscode.Disposable {
   private streamValue: StreamView | undefined;
   private noticeValue: Notice | undefined;
   private readonly changed = new vscode.EventEmitter<'render' | 'stream' | 'phase'>();
+  /** Background work (Save Point, Compact Now) started while no runner existed for the session. */
+  private unqueued: Promise<unknown> | undefined;
   private readonly disposables: vscode.Disposable[] = [this.changed];
   /** Fires when the chat should re-render ('render'), show streamed text ('stream'), or the phase changed. */
   readonly onDidChange = this.changed.event;
@@ -162,7 +168,7 @@ export class AgentController implements vscode.Disposable {
         },
         checkpoint: ({ userEntryId }: { userEntryId: string }) => this.checkpoints.afterTurn(session, userEntryId),
         // Every N turns the older ones become a summary (after the scribe, leaf-guarded).
-        afterScribe: () => this.memory.compact(session, false),
+        afterScribe: ({ signal }: { signal: AbortSignal }) => this.memory.compact(session, false, signal),
         scribe: createScribeHook({
           session, client: scribeClient, model: settings.scribeModel, opening: novel.config.opening, lang,
           hasVariables: Object.keys(novel.config.variables).length > 0,
@@ -175,7 +181,8 @@ export class AgentController implements vscode.Disposable {
       return this.runner;
     }
     this.runner?.dispose();
-    this.runner = new TurnRunner({ session, ...deps });
+    this.runner = new TurnRunner({ session, ...deps }, this.unqueued);
+    this.unqueued = undefined;
     this.runnerSession = session;
     return this.runner;
   }
@@ -279,7 +286,12 @@ export class AgentController implements vscode.Disposable {
    */
   async background<T>(action: string, task: () => Promise<T>): Promise<T | undefined> {
     const runner = this.runner && this.runnerSession === this.getNovel()?.session ? this.runner : undefined;
-    if (!runner) return task();
+    if (!runner) {
+      // No runner for this session yet: queued here, and the runner made for the next turn waits.
+      const run = (this.unqueued ?? Promise.resolve()).then(task);
+      this.unqueued = run.then(() => undefined, () => undefined);
+      return run;
+    }
     try {
       return await runner.background(action, task);
     } catch (err) {
@@ -335,11 +347,22 @@ export class AgentController implements vscode.Disposable {
       const first = session.get(firstId);
       const copy = first ? replyBranchCopy(session.path(), firstId, editId, text) : undefined;
       if (!first || !copy || copy.length === 0) return false;
-      await this.checkpoints.withoutFollowing(async () => {
-        await session.navigate(first.parentId);
-        for (const e of copy) await session.append(e);
-      });
-      await session.flush();
+      const leafBefore = session.leafId;
+      await this.checkpoints.withoutFollowing(() => session.navigate(first.parentId));
+      // Each part goes exactly under the one before: a click on ◀ ▶ meanwhile stops the copy
+      // rather than scattering it over another branch.
+      let expected = first.parentId;
+      try {
+        for (const e of copy) expected = (await session.append(e, { guard: (leaf) => leaf === expected })).id;
+      } catch (err) {
+        if (!isStaleLeafError(err)) throw err;
+        void vscode.window.showWarningMessage(vscode.l10n.t('The branch changed while the edited reply was being copied, so the copy stops there.'));
+        return false;
+      } finally {
+        await session.flush();
+      }
+      // Editing an older reply moves the story back to that turn: the prose follows, as for ◀ ▶.
+      await this.checkpoints.followBranch(session, leafBefore);
       return true;
     });
     this.changed.fire('render');

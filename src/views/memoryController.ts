@@ -141,9 +141,10 @@ export class MemoryController implements vscode.Disposable {
    * After a turn's scribe: a summary when one is due (every N turns beyond the last K), or now
    * (Compact Now, a lower threshold). The covered text is archived first, then the summary entry.
    */
-  async compact(session: Session, manual: boolean): Promise<SummaryOutcome | undefined> {
+  /** `signal`: the runner's, so closing the session or the window stops a summary under way. */
+  async compact(session: Session, manual: boolean, signal?: AbortSignal): Promise<SummaryOutcome | undefined> {
     if (this.compacting) await this.compacting.catch(() => undefined);
-    const run = this.compactOnce(session, manual);
+    const run = this.compactOnce(session, manual, signal);
     this.compacting = run;
     try {
       return await run;
@@ -152,7 +153,7 @@ export class MemoryController implements vscode.Disposable {
     }
   }
 
-  private async compactOnce(session: Session, manual: boolean): Promise<SummaryOutcome | undefined> {
+  private async compactOnce(session: Session, manual: boolean, signal?: AbortSignal): Promise<SummaryOutcome | undefined> {
     const novel = this.getNovel();
     if (!novel || session.readOnly) return undefined;
     const settings = readMemorySettings();
@@ -181,7 +182,8 @@ export class MemoryController implements vscode.Disposable {
         model: agent.scribeModel,
         getLeafId: () => session.leafId,
         isAncestorOrSelf: (a, b) => session.isAncestorOrSelf(a, b),
-        archive: (entries) => archiveEntries({ store: memory.store, embedder: memory.embedder }, { entries, view }),
+        archive: (entries) => archiveEntries({ store: memory.store, embedder: memory.embedder, ...(signal ? { signal } : {}) }, { entries, view }),
+        ...(signal ? { signal } : {}),
         appendSummary: async (e, guard) => {
           await session.append({ type: 'summary', text: e.text, coversThroughId: e.coversThroughId }, { guard });
           await session.flush();

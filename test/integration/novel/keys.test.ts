@@ -40,5 +40,13 @@ describe('API keys in a real VS Code', function () {
     assert.equal(await vscode.commands.executeCommand('worldline.setApiKey', '', 'scribe'), true);
     await turn('天亮了。');
     assert.equal(scribeServer.chatRequests().at(-1)?.authorization, 'Bearer sk-main-123');
+
+    // A scribe key is never sent to the main endpoint: with scribe.baseUrl cleared, the main key.
+    assert.equal(await vscode.commands.executeCommand('worldline.setApiKey', 'sk-scribe-789', 'scribe'), true);
+    await vscode.workspace.getConfiguration('worldline').update('scribe.baseUrl', undefined, vscode.ConfigurationTarget.Workspace);
+    await turn('夜深了。');
+    const scribeAtMain = main.chatRequests().filter(isScribe);
+    assert.equal(scribeAtMain.length, 1);
+    assert.equal(scribeAtMain[0]!.authorization, 'Bearer sk-main-123');
   });
 });

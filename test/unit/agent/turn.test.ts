@@ -361,6 +361,20 @@ describe('agent/turn', () => {
     assert.deepEqual(types.slice(-3), ['summary', 'user', 'assistant']);
   });
 
+  it('work started before the runner existed (a save with no runner yet) holds the first turn back', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const pending = gate.then(async () => { await env.session.append({ type: 'summary', text: '早先的存档工作', coversThroughId: env.session.leafId ?? '' }); });
+    env = await makeTurnEnv({ pending });
+    env.agent.enqueue({ text: '第一轮。' });
+    const turn = env.runner.send('第一轮');
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(env.agentRequests().length, 0, 'the turn waits');
+    release();
+    assert.equal((await turn).status, 'done');
+    assert.deepEqual(env.session.path().map((e) => e.type), ['summary', 'user', 'assistant']);
+  });
+
   it('an English project gets the English prompt and [World State] block', async () => {
     env = await makeTurnEnv({ lang: 'en' });
     env.agent.enqueue({ text: 'Done.' });

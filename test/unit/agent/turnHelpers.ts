@@ -46,6 +46,8 @@ export interface TurnEnvOptions {
   hooks?: Partial<TurnHooks>;
   client?: Partial<StreamingClientOptions>;
   deps?: Partial<TurnRunnerDeps>;
+  /** Work started before the runner existed (TurnRunner's second argument). */
+  pending?: Promise<unknown>;
 }
 
 export async function makeTurnEnv(opts: TurnEnvOptions = {}): Promise<TurnEnv> {
@@ -114,7 +116,7 @@ export async function makeTurnEnv(opts: TurnEnvOptions = {}): Promise<TurnEnv> {
     hooks,
     onEvent: (e) => events.push(e),
     ...opts.deps,
-  });
+  }, opts.pending);
   return {
     server,
     root,
