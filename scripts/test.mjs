@@ -8,6 +8,8 @@ import { repo, ensureDependencies, ensureSystemPackages, build, listFiles } from
 
 const args = new Set(process.argv.slice(2));
 const only = ['--unit', '--integration', '--ui'].filter((a) => args.has(a));
+// The long mode: property and fuzz tests at their full counts (test/unit/long-mode.ts).
+if (args.has('--long')) process.env.WORLDLINE_LONG = '1';
 const want = (name) => only.length === 0 || only.includes(`--${name}`);
 
 const totals = { passed: 0, failed: 0, failures: [] };
