@@ -10,6 +10,7 @@ export type CheckpointErrorKind =
   | 'tooManyFiles' // the manuscript globs match more files than we agree to track
   | 'closed' // the store was rebuilt while this handle was open
   | 'io' // a file could not be read or written
+  | 'blocked' // a restore refused whole: something that is not ours stands where a chapter goes
   | 'error'; // anything else git reported
 
 /** A problem reported as a value (open, checkpoint) rather than thrown. */
@@ -77,6 +78,12 @@ export const messages = {
     `The "manuscript" patterns in worldline.yaml match more than ${max} files, so checkpoints are paused. ` +
     `Narrow the patterns (for example "chapters/**/*.md") and checkpoints resume on the next turn.`,
   closed: () => `The checkpoint store was rebuilt while this view was open. Reload the window to use the new store.`,
+  storeNotAFolder: () => `it is a link or a file, not a folder, so Worldline will not use it`,
+  /** For the log: a store config from elsewhere was replaced (see configCheck.ts). */
+  configReplaced: (dropped: readonly string[], keptAs: string | undefined) =>
+    `checkpoints: the store's config had settings Worldline never writes (${dropped.join(', ')}), which could make git run ` +
+    `programs from the book folder; it now holds Worldline's own settings` +
+    (keptAs ? `, and the old file is kept as ${keptAs}` : ''),
   badTurnId: (what: string, id: string) =>
     `Cannot name a checkpoint after ${what} "${id}": use letters, digits, "-", "_" or "." only.`,
   badPath: (p: string) => `"${p}" is not a manuscript path inside the book folder.`,
@@ -87,3 +94,50 @@ export const messages = {
     `"Undo Last Restore" brings it back.`,
   gitFailed: (what: string, detail: string) => `Checkpoint ${what} failed: ${detail}`,
 };
+
+// ---- restores refused whole (something in the way that is not ours) ----
+
+/** Something a restore will not remove or write through, standing where a chapter of the checkpoint goes. */
+export interface RestoreBlocker {
+  /** What is in the way (POSIX, relative to the book folder). */
+  path: string;
+  /** The checkpoint's chapter that cannot be put back because of it. */
+  chapter: string;
+  /** folder: holds something not ours (`inside`); file: not a tracked chapter; link: a symlink; special: a FIFO, socket or device. */
+  kind: 'folder' | 'file' | 'link' | 'special';
+  inside?: string;
+}
+
+/** A restore (or undo) that changed nothing because of `blockers`; the safety checkpoint was still taken. */
+export class RestoreBlockedError extends CheckpointError {
+  constructor(
+    readonly blockers: readonly RestoreBlocker[],
+    readonly safety: { commit: string; ref: string },
+  ) {
+    super('blocked', restoreBlocked(blockers));
+  }
+}
+
+function blockerText(b: RestoreBlocker): string {
+  const where = b.path === b.chapter ? `"${b.path}"` : `"${b.path}" (where the checkpoint has "${b.chapter}")`;
+  switch (b.kind) {
+    case 'folder':
+      return `${where} is a folder with something in it that is not part of the manuscript ("${b.inside ?? '?'}")`;
+    case 'file':
+      return `${where} is a file that is not part of the manuscript`;
+    case 'link':
+      return `${where} is a symbolic link, which a restore never writes through`;
+    case 'special':
+      return `${where} is not a regular file or folder`;
+  }
+}
+
+function restoreBlocked(blockers: readonly RestoreBlocker[]): string {
+  const shown = blockers.slice(0, 3).map(blockerText).join('; ');
+  const more = blockers.length > 3 ? ` (and ${blockers.length - 3} more, listed in the log)` : '';
+  return (
+    `Nothing was restored, because something is in the way: ${shown}${more}. ` +
+    `Move or rename ${blockers.length === 1 ? 'it' : 'them'}, then restore again. ` +
+    `Your manuscript is as it was, and it is also saved in a safety checkpoint.`
+  );
+}

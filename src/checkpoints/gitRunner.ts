@@ -5,6 +5,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { CheckpointError, messages } from './errors';
+import { resolveGitBinary } from './gitBinary';
 import { commandConfig, isolatedEnv, type ShadowPaths } from './gitEnv';
 
 export interface GitRunnerOptions extends ShadowPaths {
@@ -21,7 +22,10 @@ export interface GitRunnerOptions extends ShadowPaths {
 const MAX_ARGV_CHARS = process.platform === 'win32' ? 24_000 : 200_000;
 
 export class GitRunner {
+  /** The git the caller asked for (named in messages). */
   readonly binary: string;
+  /** Its full path, found on first use outside the book folder (see gitBinary.ts). */
+  private program: string | undefined;
   private readonly instances = new Map<string, SimpleGit>();
 
   constructor(private readonly opts: GitRunnerOptions) {
@@ -72,17 +76,34 @@ export class GitRunner {
     const key = JSON.stringify(extraEnv);
     let git = this.instances.get(key);
     if (!git) {
+      this.program ??= resolveGitBinary(this.binary, this.opts.root);
       // Only the plain environment is kept; one-off ones (a temporary index) are not.
       git = simpleGit({
         baseDir: this.opts.root,
-        binary: this.binary,
+        binary: this.program,
         maxConcurrentProcesses: 4,
         trimmed: false,
         config: commandConfig(this.opts.gitDir),
         timeout: { block: this.opts.timeoutMs ?? 120_000 },
-        // hooksPath: we set it ourselves, to a folder that never exists (hooks off).
-        // Custom binary: a user-chosen path such as "C:\Program Files\Git\cmd\git.exe".
-        unsafe: { allowUnsafeHooksPath: true, allowUnsafeCustomBinary: this.binary !== 'git' },
+        // simple-git refuses `-c` for the keys that can start a program, so that a caller cannot
+        // pass hostile values by accident. Here it is the other way round: commandConfig sets those
+        // keys to values that start nothing, and only our own code builds the arguments.
+        // Custom binary: always a full path (ours, or one the caller chose), such as
+        // "C:\Program Files\Git\cmd\git.exe", which simple-git's plain check would refuse.
+        // Template dir: `init --template=` (none), so no sample hooks are copied into the store.
+        unsafe: {
+          allowUnsafeHooksPath: true,
+          allowUnsafeFsMonitor: true,
+          allowUnsafePager: true,
+          allowUnsafeEditor: true,
+          allowUnsafeAskPass: true,
+          allowUnsafeSshCommand: true,
+          allowUnsafeCredentialHelper: true,
+          allowUnsafeProtocolOverride: true,
+          allowUnsafeGpgProgram: true,
+          allowUnsafeTemplateDir: true,
+          allowUnsafeCustomBinary: true,
+        },
       }).env(isolatedEnv(this.paths, extraEnv));
       if (Object.keys(extraEnv).length === 0) this.instances.set(key, git);
     }

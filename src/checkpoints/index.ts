@@ -2,8 +2,8 @@
 export { ShadowRepo } from './shadowRepo';
 export type { ShadowRepoOptions } from './shadowRepo';
 export type { CheckpointResult, RestoreResult, ChangedFile, Health } from './types';
-export { CheckpointError, isCheckpointProblem } from './errors';
-export type { CheckpointErrorKind, CheckpointProblem, CheckpointUnavailable } from './errors';
+export { CheckpointError, RestoreBlockedError, isCheckpointProblem } from './errors';
+export type { CheckpointErrorKind, CheckpointProblem, CheckpointUnavailable, RestoreBlocker } from './errors';
 export { compileGlobs } from './globs';
 export type { ManuscriptMatcher } from './globs';
 export type { SkippedPath } from './walk';

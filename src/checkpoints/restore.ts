@@ -1,39 +1,48 @@
 // Restore as a whole: safety checkpoint, the plan (a diff from the safety commit, which is the
-// manuscript now, to the target), the file work, then the index and HEAD follow the target.
+// manuscript now, to the target), a check of the plan against the disk (refused whole when
+// something not ours is in the way), the file work, then the index and HEAD follow the target.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import type { StoreContext } from './context';
-import { CheckpointError, messages } from './errors';
+import { CheckpointError, messages, RestoreBlockedError } from './errors';
 import { parseRawDiff } from './parse';
 import { SAFETY, UNDO, zeroOid } from './refs';
-import { applyRestore, type RestoreOutcome } from './restoreFiles';
+import { applyRestore, checkRestore, type RestoreOutcome } from './restoreFiles';
 import { snapshot } from './snapshot';
 import type { Head } from './store';
 import type { RestoreResult } from './types';
 
-/** `recordUndo`: push the safety commit on the undo stack (not for an undo itself). */
+/**
+ * `recordUndo`: push the safety commit on the undo stack (not for an undo itself). Throws
+ * RestoreBlockedError, with nothing written, when something that is not ours stands where a
+ * chapter goes; the safety checkpoint is taken either way.
+ */
 export async function restoreTo(ctx: StoreContext, target: Head, stamp: string, recordUndo: boolean): Promise<RestoreResult> {
   const { runner } = ctx;
   const safety = await snapshot(ctx, `${SAFETY}/${stamp}`, `Safety checkpoint before restoring ${target.commit.slice(0, 10)}`, true);
-  const undo = recordUndo ? `${UNDO}/${stamp}` : undefined;
-  const [rawDiff] = await Promise.all([
-    runner.run(['diff-tree', '-r', '-z', '--no-renames', safety.commit, target.commit]),
-    undo ? runner.run(['update-ref', undo, safety.commit, zeroOid(safety.commit)]) : undefined,
-  ]);
+  const rawDiff = await runner.run(['diff-tree', '-r', '-z', '--no-renames', safety.commit, target.commit]);
   const out: RestoreOutcome = { written: [], deleted: [], skipped: [] };
   const writes: string[] = [];
   const deletes: string[] = [];
+  const added = new Set<string>();
   for (const d of parseRawDiff(rawDiff)) {
     if (d.status === 'D') deletes.push(d.path);
-    else if (d.newMode === '100644' || d.newMode === '100755') writes.push(d.path);
-    else out.skipped.push({ path: d.path, reason: 'notAFile' });
+    else if (d.newMode === '100644' || d.newMode === '100755') {
+      writes.push(d.path);
+      if (d.status === 'A') added.add(d.path);
+    } else out.skipped.push({ path: d.path, reason: 'notAFile' });
   }
+  const opts = { root: ctx.root, isManuscript: (p: string) => ctx.matcher.matches(p), extract: (paths: string[]) => extract(ctx, target.commit, paths, stamp) };
+  const plan = await checkRestore({ writes, deletes, added }, opts, out);
+  if (plan.blockers.length > 0) {
+    for (const b of plan.blockers) ctx.log?.(`restore refused: ${b.path} is in the way (${b.kind}${b.inside ? `: ${b.inside}` : ''}) of ${b.chapter}`);
+    throw new RestoreBlockedError(plan.blockers, { commit: safety.commit, ref: safety.ref });
+  }
+  // Only a restore that goes ahead is put on the undo stack.
+  const undo = recordUndo ? `${UNDO}/${stamp}` : undefined;
+  if (undo) await runner.run(['update-ref', undo, safety.commit, zeroOid(safety.commit)]);
   try {
-    await applyRestore(
-      { writes, deletes },
-      { root: ctx.root, isManuscript: (p) => ctx.matcher.matches(p), extract: (paths) => extract(ctx, target.commit, paths, stamp) },
-      out,
-    );
+    await applyRestore(plan, opts, out);
   } catch (err) {
     await afterRestore(ctx, out, target, false).catch(() => undefined);
     const why = err instanceof Error ? err.message : String(err);

@@ -6,6 +6,7 @@
 import { promises as fsp } from 'node:fs';
 import { resetSharedState, sharedState, type SharedState, type StoreContext } from './context';
 import { CheckpointError, messages, type CheckpointProblem, type CheckpointUnavailable } from './errors';
+import { vetStore } from './configCheck';
 import { compileGlobs, type ManuscriptMatcher } from './globs';
 import { classifyGitError, GitRunner } from './gitRunner';
 import { parseNameStatus } from './parse';
@@ -88,7 +89,8 @@ export class ShadowRepo {
           created = true;
           opts.log?.(`checkpoints: created a new store in ${paths.gitDir}`);
         } else {
-          if (!(await fsp.stat(paths.gitDir)).isDirectory()) throw new CheckpointError('corrupt', messages.corrupt('it is not a folder'));
+          // A store we did not just make may come from someone else: checked before any git runs on it.
+          await vetStore(runner, opts.log);
           await ensureInfoFiles(paths.gitDir);
         }
         resetSharedState(paths.gitDir, await readHead(runner));

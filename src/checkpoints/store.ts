@@ -3,9 +3,11 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { CheckpointError, messages } from './errors';
-import { SHADOW_ATTRIBUTES, SHADOW_CONFIG, SHADOW_EXCLUDE, type ShadowPaths } from './gitEnv';
+import { writeOwnConfig } from './configCheck';
+import { SHADOW_ATTRIBUTES, SHADOW_EXCLUDE, type ShadowPaths } from './gitEnv';
 import { classifyGitError, type GitRunner } from './gitRunner';
 import { isErrno } from './safePaths';
+import { lstatOrNone, replaceFile, setAside, stampOf } from './storeFiles';
 
 export const WORLDLINE_DIR = '.worldline';
 export const STORE_NAME = 'checkpoints.git';
@@ -40,25 +42,23 @@ export async function storeExists(gitDir: string): Promise<boolean> {
   }
 }
 
-/** A new, empty store. `git init` records core.worktree; we drop it (the work tree is always passed). */
+/**
+ * A new, empty store: no templates (so no sample hooks), and our own config (configCheck.ts), in
+ * which `git init`'s core.worktree is not kept (the work tree is always passed).
+ */
 export async function createStore(runner: GitRunner): Promise<void> {
   const { gitDir } = runner.paths;
   await fsp.mkdir(path.dirname(gitDir), { recursive: true });
-  await runner.run(['init', '-q']);
-  const configPath = path.join(gitDir, 'config');
-  const config = await fsp.readFile(configPath, 'utf8');
-  const kept = config
-    .split('\n')
-    .filter((l) => !/^\s*(worktree|bare)\s*=/.test(l))
-    .join('\n');
-  await fsp.writeFile(configPath, kept.trimEnd() + '\n' + SHADOW_CONFIG);
+  await runner.run(['init', '-q', '--template=']);
+  await writeOwnConfig(runner);
   await ensureInfoFiles(gitDir);
 }
 
 /**
  * info/attributes and info/exclude, rewritten when someone changed them; plus a ".gitignore" of
  * "*" inside the store, so the novelist's own repo never lists the store as untracked files
- * (without touching their .gitignore or their .git).
+ * (without touching their .gitignore or their .git). A link in their place is replaced, never
+ * written through; a folder there is kept aside.
  */
 export async function ensureInfoFiles(gitDir: string): Promise<void> {
   await fsp.mkdir(path.join(gitDir, 'info'), { recursive: true });
@@ -68,8 +68,10 @@ export async function ensureInfoFiles(gitDir: string): Promise<void> {
     ['.gitignore', '*\n'],
   ] as const) {
     const file = path.join(gitDir, ...name.split('/'));
-    const current = await fsp.readFile(file, 'utf8').catch(() => undefined);
-    if (current !== text) await fsp.writeFile(file, text);
+    const st = await lstatOrNone(file);
+    if (st && !st.isFile() && !st.isSymbolicLink()) await setAside(file, 'untrusted', new Date());
+    const ours = st?.isFile() === true && st.nlink === 1 && (await fsp.readFile(file, 'utf8')) === text;
+    if (!ours) await replaceFile(file, text);
   }
 }
 
@@ -116,7 +118,7 @@ async function refFileExists(gitDir: string, ref: string): Promise<boolean> {
 
 /** Renames a (broken) store to checkpoints.broken-<time>.git next to it and returns the new path. */
 export async function moveStoreAside(gitDir: string, now = new Date()): Promise<string> {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
+  const stamp = stampOf(now);
   for (let n = 0; ; n++) {
     const target = path.join(path.dirname(gitDir), `checkpoints.broken-${stamp}${n ? `-${n}` : ''}.git`);
     if (await storeExists(target)) continue;

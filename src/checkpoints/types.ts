@@ -14,7 +14,10 @@ export interface RestoreResult {
   safety: CheckpointResult;
   written: string[];
   deleted: string[];
-  /** Paths left alone: symlinks, paths under a symlinked folder, paths no longer manuscript. */
+  /**
+   * Paths of the target left alone: no longer manuscript under the current globs, or not a regular
+   * file in the checkpoint. Anything in the way on disk refuses the restore instead (RestoreBlockedError).
+   */
   skipped: SkippedPath[];
   /** The undo-stack ref of this restore (refs/worldline/undo/<stamp>); absent when it is not undoable. */
   undo?: string;

@@ -4,7 +4,7 @@
 // saved or the restore is cancelled: nothing the novelist typed is silently overwritten.
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { ShadowRepo, isCheckpointProblem, type RestoreResult } from '../checkpoints';
+import { RestoreBlockedError, ShadowRepo, isCheckpointProblem, type RestoreResult } from '../checkpoints';
 import { isManuscriptFile } from '../agent/manuscript';
 import type { CheckpointEntry } from '../session/entries';
 import type { Session } from '../session/session';
@@ -37,6 +37,8 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
   private repo: ShadowRepo | undefined;
   private opening: Promise<ShadowRepo | undefined> | undefined;
   private unavailable: string | undefined;
+  /** The Restricted Mode word was shown in this window. */
+  private explainedRestricted = false;
   private readonly undoStack: UndoAction[] = [];
   /** Warnings already shown in this window (each distinct problem once; writing is never blocked). */
   private readonly warned = new Set<string>();
@@ -54,11 +56,45 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
     private readonly log: Log,
     private readonly isBusy: () => boolean,
   ) {
-    this.disposables.push(this.contentChanged, vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, this));
+    this.disposables.push(
+      this.contentChanged,
+      vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, this),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.trustGranted()),
+    );
+  }
+
+  /**
+   * Restricted Mode: a folder the novelist has not trusted may come from someone else, so no git
+   * runs on its store at all (checkpoints off; writing goes on). Said once, with the way out.
+   */
+  private restricted(): boolean {
+    if (vscode.workspace.isTrusted) return false;
+    if (!this.explainedRestricted) {
+      this.explainedRestricted = true;
+      this.log.info('checkpoints are off: the folder is not trusted (Restricted Mode)');
+      const manage = vscode.l10n.t('Manage Workspace Trust');
+      this.background(vscode.window.showInformationMessage(restrictedText(), manage).then(async (pick) => {
+        if (pick === manage) await vscode.commands.executeCommand('workbench.trust.manage');
+      }), 'managing workspace trust');
+    }
+    return true;
+  }
+
+  /** The folder was trusted: checkpoints start now (a store that could not open is tried again). */
+  private trustGranted(): void {
+    this.unavailable = undefined;
+    this.log.info('checkpoints: the folder is trusted now; starting them');
+    this.background(this.checkHealth(), 'starting checkpoints');
+  }
+
+  private unavailableText(): string {
+    if (!vscode.workspace.isTrusted) return restrictedText();
+    return this.unavailable ?? vscode.l10n.t('Checkpoints are not available.');
   }
 
   /** Opens the shadow repo once; later calls reuse it. Undefined when checkpoints are off. */
   async store(): Promise<ShadowRepo | undefined> {
+    if (this.restricted()) return undefined;
     if (this.repo) return this.repo;
     if (this.unavailable) return undefined;
     const novel = this.getNovel();
@@ -104,6 +140,10 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
   async rebuild(): Promise<boolean> {
     const novel = this.getNovel();
     if (!novel) return false;
+    if (!vscode.workspace.isTrusted) {
+      this.notify('info', restrictedText()); // asked for: said again, however often
+      return false;
+    }
     try {
       this.repo = await ShadowRepo.rebuild(novel.root.fsPath, { globs: novel.config.manuscript, log: (m) => this.log.info(m) });
       this.unavailable = undefined;
@@ -303,7 +343,7 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
     }
     const repo = await this.store();
     if (!repo) {
-      this.notify('warning', this.unavailable ?? vscode.l10n.t('Checkpoints are not available.'));
+      this.notify('warning', this.unavailableText());
       return undefined;
     }
     if ((await this.saveOrCancel()) === 'cancel') return 'cancelled';
@@ -344,7 +384,16 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
     const changed = await repo.changedFiles(now.commit).catch(() => []);
     if (changed.length === 0) return;
     if (setting === 'ask' && !(await this.followPrompt(changed.length))) return;
-    const result = await this.restoreCommit(now.commit, { quiet: false, undoable: true });
+    let result: RestoreResult | 'cancelled' | undefined;
+    try {
+      result = await this.restoreCommit(now.commit, { quiet: false, undoable: true });
+    } catch (err) {
+      // Refused whole (something not ours in the way): the novelist is told why the prose stayed.
+      if (!(err instanceof RestoreBlockedError)) throw err;
+      this.log.warn(err.message);
+      this.notify('warning', err.message);
+      return;
+    }
     if (result && result !== 'cancelled') this.report(result, false, this.pushRestore(result, session, undefined));
   }
 
@@ -371,7 +420,7 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
   private async restoreCommit(commit: string, opts: { quiet: boolean; undoable: boolean }): Promise<RestoreResult | 'cancelled' | undefined> {
     const repo = await this.store();
     if (!repo) {
-      if (!opts.quiet) this.notify('warning', this.unavailable ?? vscode.l10n.t('Checkpoints are not available.'));
+      if (!opts.quiet) this.notify('warning', this.unavailableText());
       return undefined;
     }
     if ((await this.saveOrCancel()) === 'cancel') return 'cancelled';
@@ -511,6 +560,10 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
+}
+
+function restrictedText(): string {
+  return vscode.l10n.t('This folder is open in Restricted Mode, so checkpoints are off: Worldline runs no Git on a folder you have not trusted. Your writing is saved as usual. To turn checkpoints on, trust the folder.');
 }
 
 function errorText(err: unknown): string {

@@ -142,3 +142,17 @@ export function treeId(v: Version): string {
   };
   return build('').toString('hex');
 }
+
+/** Runs `fn` with extra host environment variables, then puts the environment back. */
+export async function withEnv<T>(vars: Record<string, string>, fn: () => Promise<T>): Promise<T> {
+  const saved = new Map(Object.keys(vars).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, vars);
+  try {
+    return await fn();
+  } finally {
+    for (const [k, v] of saved) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}

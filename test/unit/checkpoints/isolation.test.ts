@@ -3,21 +3,8 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { cleanupTmp, fingerprint, git, manuscript, ok, openRepo, read, storeGit, tmpDir, write } from './helpers';
+import { cleanupTmp, fingerprint, git, manuscript, ok, openRepo, read, storeGit, tmpDir, withEnv, write } from './helpers';
 
-/** Runs `fn` with extra host environment variables, then puts the environment back. */
-async function withEnv<T>(vars: Record<string, string>, fn: () => Promise<T>): Promise<T> {
-  const saved = new Map(Object.keys(vars).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, vars);
-  try {
-    return await fn();
-  } finally {
-    for (const [k, v] of saved) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
-}
 
 function novelistRepo(root: string): void {
   git(root, ['init', '-q', '-b', 'main']);
