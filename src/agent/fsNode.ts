@@ -3,6 +3,7 @@
 // version for unit tests and headless use.
 import { promises as fsp, type Dirent } from 'node:fs';
 import * as path from 'node:path';
+import { inspectConfined, readConfined, writeConfined, type ConfineOptions, type Inspection } from './confinedFile';
 import { isReservedSegment } from './manuscript';
 
 export type EntryKind = 'file' | 'directory' | 'symlink' | 'other';
@@ -12,11 +13,18 @@ export type EntryKind = 'file' | 'directory' | 'symlink' | 'other';
  * passed `resolveManuscriptPath` ("" means the folder itself, for `realpath` and `lstat`).
  */
 export interface ManuscriptFs {
-  /** The file's text (UTF-8), or undefined when it does not exist. */
+  /**
+   * The file's text (UTF-8), or undefined when it does not exist. Throws a `ConfinementError` for
+   * a link on the way, a file that is not a regular file or has more than one hard link.
+   */
   readText(rel: string): Promise<string | undefined>;
-  /** Creates or replaces the file, creating parent folders. Follows a symlink at `rel`. */
+  /** Creates or replaces the file, creating parent folders; never through a link (same refusals). */
   writeText(rel: string, text: string): Promise<void>;
-  /** Candidate files under the root as POSIX relative paths; skips reserved folders. May be unfiltered. */
+  /**
+   * Candidate files under the root as POSIX relative paths; skips reserved folders and never
+   * descends into a linked folder. May be unfiltered: links and other non-folders are included so
+   * the caller can say how many it hides.
+   */
   list(): Promise<string[]>;
   /** Absolute real path after resolving every link, or undefined when it cannot be resolved. */
   realpath(rel: string): Promise<string | undefined>;
@@ -35,7 +43,8 @@ function isMissing(err: unknown): boolean {
 export class NodeManuscriptFs implements ManuscriptFs {
   readonly root: string;
 
-  constructor(root: string) {
+  /** `confine` is for tests: a hook between checks and writes, or the 'path' strategy forced. */
+  constructor(root: string, private readonly confine: ConfineOptions = {}) {
     this.root = path.resolve(root);
   }
 
@@ -49,21 +58,19 @@ export class NodeManuscriptFs implements ManuscriptFs {
     return path.join(this.root, ...segs);
   }
 
-  async readText(rel: string): Promise<string | undefined> {
-    try {
-      return await fsp.readFile(this.abs(rel), 'utf8');
-    } catch (err) {
-      if (isMissing(err)) return undefined;
-      throw err;
-    }
+  // confinedFile.ts validates `rel` the same way and checks every step on the disk.
+  readText(rel: string): Promise<string | undefined> {
+    return readConfined(this.root, rel, this.confine);
   }
 
-  async writeText(rel: string, text: string): Promise<void> {
-    const file = this.abs(rel);
-    await fsp.mkdir(path.dirname(file), { recursive: true });
-    // A plain write, not temp+rename: a rename would replace an allowed in-manuscript symlink with
-    // a copy and break the novelist's link.
-    await fsp.writeFile(file, text, 'utf8');
+  // Through a temp file and a rename, all checked by handle (see confinedFile.ts).
+  writeText(rel: string, text: string): Promise<void> {
+    return writeConfined(this.root, rel, text, this.confine);
+  }
+
+  /** The checks of a read without reading, for writers that are not ours (VS Code's edits). */
+  inspect(rel: string, createFolders = false): Promise<Inspection> {
+    return inspectConfined(this.root, rel, { ...this.confine, createFolders });
   }
 
   async list(): Promise<string[]> {
@@ -81,13 +88,10 @@ export class NodeManuscriptFs implements ManuscriptFs {
         const rel = dirRel === '' ? e.name : `${dirRel}/${e.name}`;
         if (e.isDirectory()) {
           if (!isReservedSegment(e.name)) await walk(rel);
-        } else if (e.isFile()) {
+        } else {
+          // Files, links (never followed, so no link cycles) and FIFOs alike: the tools refuse
+          // all but plain files and count what they hide.
           out.push(rel);
-        } else if (e.isSymbolicLink()) {
-          // Linked files are listed (the tools confine them); linked folders are not descended
-          // into, which also rules out link cycles.
-          const kind = await fsp.stat(this.abs(rel)).then((s) => s.isFile(), () => false);
-          if (kind) out.push(rel);
         }
       }
     };

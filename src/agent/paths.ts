@@ -1,8 +1,10 @@
 // Confines every path the model gives to the manuscript. Two stages:
 // 1. `resolveManuscriptPath`: purely lexical, so it is exhaustively testable and runs before any I/O;
-// 2. `confineReal`: asks the file system where the path really leads (symlinks) just before use.
+// 2. `confineReal`: refuses a link on the way just before use, naming the real path where it can
+//    (the same rules are enforced by handle at the moment of use, in `confinedFile.ts`).
 // Each refusal says what to do instead, because it is returned to the model as a tool result.
 import * as path from 'node:path';
+import type { ConfinementError, NonFileKind } from './confinedFile';
 import type { ManuscriptFs } from './fsNode';
 import { isManuscriptFile, isReservedSegment, type Lang } from './manuscript';
 
@@ -208,50 +210,106 @@ function relativeInside(realRoot: string, real: string): string | undefined {
 }
 
 /**
- * Where `rel` (already accepted by `resolveManuscriptPath`) really leads. Refuses when the file,
- * or its nearest existing parent folder, resolves outside the real novel folder (a symlinked file
- * or folder pointing out), when a link on the way is broken (a write would follow it anywhere), or
- * when a link leads to something that is not itself a manuscript file (e.g. into `.worldline`).
- * A link that stays inside and ends at a manuscript file is allowed.
+ * What is on the disk along `rel` (already accepted by `resolveManuscriptPath`). The agent reads
+ * and writes only plain files at their own path: a symlink anywhere below the novel folder is
+ * refused, with the real path as a hint when the link stays inside. Missing parts are fine (they
+ * get created). This is the friendly early check; `confinedFile.ts` enforces the same rules by
+ * handle at the moment of reading or writing.
  */
 export async function confineReal(fs: ManuscriptFs, rel: string, globs: readonly string[], lang: Lang = 'en'): Promise<ConfineCheck> {
   const realRoot = await fs.realpath('');
-  if (realRoot === undefined) {
-    return fail(t(lang, 'The novel folder cannot be found on disk. Ask the novelist to reopen it.', '磁盘上找不到小说文件夹。请让作者重新打开它。'));
-  }
+  if (realRoot === undefined) return fail(noRoot(lang));
   const segs = rel.split('/');
-  let k = segs.length;
-  let real: string | undefined;
-  while (k > 0) {
-    real = await fs.realpath(segs.slice(0, k).join('/'));
-    if (real !== undefined) break;
-    k--;
+  for (let k = 1; k <= segs.length; k++) {
+    const prefix = segs.slice(0, k).join('/');
+    const kind = await fs.lstat(prefix);
+    if (kind === undefined) break;
+    if (kind === 'symlink') return fail(await linkRefusal(fs, realRoot, rel, segs, k, globs, lang));
+    // A file where a folder is needed, a folder or a FIFO at `rel`: the file-system checks refuse
+    // those with the precise reason.
+    if (kind !== 'directory') break;
   }
-  if (k < segs.length) {
-    // Everything from segs[k] on should be absent and get created fresh. If segs[k] exists yet
-    // does not resolve, it is a broken or looping link that a write would follow.
-    const below = segs.slice(0, k + 1).join('/');
-    if ((await fs.lstat(below)) !== undefined) {
-      return fail(t(lang, `"${below}" is a broken link, so "${rel}" cannot be used. Choose another path.`, `"${below}" 是失效的链接，无法使用 "${rel}"。请换一个路径。`));
-    }
+  return { ok: true };
+}
+
+async function linkRefusal(fs: ManuscriptFs, realRoot: string, rel: string, segs: string[], k: number, globs: readonly string[], lang: Lang): Promise<string> {
+  const link = segs.slice(0, k).join('/');
+  const real = await fs.realpath(link);
+  if (real === undefined) {
+    return t(lang, `"${link}" is a broken link, so "${rel}" cannot be used. Choose another path.`, `"${link}" 是失效的链接，无法使用 "${rel}"。请换一个路径。`);
   }
-  const realFull = path.join(real ?? realRoot, ...segs.slice(k));
-  const realRel = relativeInside(realRoot, realFull);
-  if (realRel === undefined) {
-    return fail(t(
+  const realLink = relativeInside(realRoot, real);
+  if (realLink === undefined) {
+    return t(
       lang,
       `"${rel}" leads outside the novel folder through a link, so it cannot be read or written. ${useRelative(lang, globs)}`,
       `"${rel}" 通过链接指向小说文件夹之外，不能读写。${useRelative(lang, globs)}`,
-    ));
+    );
   }
-  if (realRel !== rel && !isManuscriptFile(realRel, globs)) {
-    return fail(t(
+  const realRel = [realLink, ...segs.slice(k)].join('/');
+  if (!isManuscriptFile(realRel, globs) || realRel.split('/').some(isReservedSegment)) {
+    return t(
       lang,
       `"${rel}" is a link to "${realRel}", which is not a manuscript file, so it cannot be read or written. ${allowedFiles(lang, globs)}`,
       `"${rel}" 链接到 "${realRel}"，那不是正文文件，不能读写。${allowedFiles(lang, globs)}`,
-    ));
+    );
   }
-  return { ok: true };
+  return t(
+    lang,
+    `"${link}" is a symbolic link. The agent reads and writes files only at their own path, never through a link. Use "${realRel}" instead.`,
+    `"${link}" 是符号链接。助手只按文件本身的路径读写，从不经过链接。请改用 "${realRel}"。`,
+  );
+}
+
+function noRoot(lang: Lang): string {
+  return t(lang, 'The novel folder cannot be found on disk. Ask the novelist to reopen it.', '磁盘上找不到小说文件夹。请让作者重新打开它。');
+}
+
+function notFileText(rel: string, kind: NonFileKind, lang: Lang): string {
+  if (kind === 'directory') {
+    return t(lang, `"${rel}" is a folder, not a file. Call list_manuscript to see the files.`, `"${rel}" 是文件夹，不是文件。请调用 list_manuscript 查看文件。`);
+  }
+  const what: Record<Exclude<NonFileKind, 'directory'>, [string, string]> = {
+    fifo: ['is a named pipe (FIFO), not a regular file', '是命名管道（FIFO），不是普通文件'],
+    socket: ['is a socket, not a regular file', '是套接字（socket），不是普通文件'],
+    device: ['is a device, not a regular file', '是设备文件，不是普通文件'],
+    other: ['is not a regular file', '不是普通文件'],
+  };
+  const [en, zh] = what[kind];
+  return t(
+    lang,
+    `"${rel}" ${en}, so the agent does not open it. Write to another file name, and tell the novelist about it.`,
+    `"${rel}" ${zh}，助手不会打开它。请换一个文件名写，并告知作者。`,
+  );
+}
+
+/** The tool error for a `ConfinementError` from the file-system checks, in the model's language. */
+export function confinementText(err: ConfinementError, lang: Lang): string {
+  const { rel, at } = err;
+  switch (err.code) {
+    case 'WL_NO_ROOT':
+      return noRoot(lang);
+    case 'WL_LINK':
+      return t(
+        lang,
+        `"${at}" is a symbolic link. The agent reads and writes files only at their own path inside the novel folder, never through a link, so "${rel}" cannot be used. Call list_manuscript to see the files, or ask the novelist to replace the link with the real file.`,
+        `"${at}" 是符号链接。助手只按文件在小说文件夹里的实际路径读写，从不经过链接，因此不能使用 "${rel}"。请调用 list_manuscript 查看文件，或请作者用真实文件替换该链接。`,
+      );
+    case 'WL_NOT_FILE':
+      return notFileText(rel, err.kind ?? 'other', lang);
+    case 'WL_HARD_LINK':
+      return t(
+        lang,
+        `"${rel}" has more than one hard link; the agent only edits files that live only in the manuscript, so it was not read or written. Ask the novelist to replace it with a plain copy, or use another file.`,
+        `"${rel}" 有多个硬链接；助手只编辑仅存在于正文中的文件，因此没有读写它。请作者把它换成普通副本，或改用其他文件。`,
+      );
+    case 'WL_MOVED':
+      return t(
+        lang,
+        `"${at === '' ? rel : at}" was moved or replaced on disk (for example by a link) while "${rel}" was being read or written, so the agent stopped. Call read_file to see what the file holds now and try again once; if it happens again, tell the novelist.`,
+        `读写 "${rel}" 时，磁盘上的 "${at === '' ? rel : at}" 被移动或替换（例如换成了链接），助手已停止。请用 read_file 查看文件当前内容后再试一次；如果再次出现，请告知作者。`,
+      );
+  }
 }
 
 /** Both stages in order: the lexical check, then the real-path check. */

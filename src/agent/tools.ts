@@ -16,7 +16,8 @@ import {
   withEol,
   type Lang,
 } from './manuscript';
-import { confineReal, resolveAndConfine, resolveManuscriptPath } from './paths';
+import { isConfinementError } from './confinedFile';
+import { confineReal, confinementText, resolveAndConfine, resolveManuscriptPath } from './paths';
 
 export type ToolName = 'list_manuscript' | 'read_file' | 'write_file' | 'edit_file' | 'append_file' | 'world_state_get';
 export const TOOL_NAMES: readonly ToolName[] = ['list_manuscript', 'read_file', 'write_file', 'edit_file', 'append_file', 'world_state_get'];
@@ -283,6 +284,7 @@ function fsError(err: unknown, rel: string, lang: Lang): ToolOutcome {
   const e = err as { code?: unknown; message?: unknown } | null;
   const code = typeof e?.code === 'string' ? e.code : '';
   const message = typeof e?.message === 'string' ? e.message : String(err);
+  if (isConfinementError(err)) return error(confinementText(err, lang));
   if (code === 'EISDIR' || code === 'FileIsADirectory') {
     return error(t(lang, `"${rel}" is a folder, not a file. Call list_manuscript to see the files.`, `"${rel}" 是文件夹，不是文件。请调用 list_manuscript 查看文件。`));
   }
@@ -306,12 +308,19 @@ async function listManuscript(ctx: ToolContext): Promise<ToolOutcome> {
   let total = 0;
   for (const rel of candidates) {
     const lexical = resolveManuscriptPath(ctx.root, rel, ctx.globs, lang);
-    // Files the tools could not open anyway (odd names, links leading out) are not offered.
+    // Files the tools could not open anyway (odd names, links, FIFOs, hard links) are not offered.
     if (!lexical.ok || lexical.rel !== rel || !(await confineReal(ctx.fs, rel, ctx.globs, lang)).ok) {
       hidden++;
       continue;
     }
-    const text = await ctx.fs.readText(rel);
+    let text: string | undefined;
+    try {
+      text = await ctx.fs.readText(rel);
+    } catch (err) {
+      if (!isConfinementError(err)) throw err;
+      hidden++;
+      continue;
+    }
     if (text === undefined) continue;
     const chars = charCount(text);
     const lines = splitLines(text).length;
@@ -320,7 +329,7 @@ async function listManuscript(ctx: ToolContext): Promise<ToolOutcome> {
   }
   const globs = ctx.globs.join(', ');
   const skipped = hidden > 0
-    ? t(lang, `\n(${en(hidden, 'more file')} not shown: their names or links cannot be used by the tools.)`, `\n（另有 ${hidden} 个文件未列出：其文件名或链接无法被工具使用。）`)
+    ? t(lang, `\n(${en(hidden, 'more file')} not shown: links, files that are not plain files, or names the tools cannot use.)`, `\n（另有 ${hidden} 个文件未列出：链接、非普通文件，或工具无法使用的文件名。）`)
     : '';
   if (rows.length === 0) {
     return ok(t(

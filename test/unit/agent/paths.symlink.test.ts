@@ -1,10 +1,11 @@
-// confineReal on a real folder: links that lead out, or into non-manuscript files, are refused
-// for reading and writing; links that stay inside and end at a manuscript file are allowed.
+// confineReal on a real folder: every symlink below the novel folder is refused for reading and
+// writing, with a hint to the real path when the link stays inside at a manuscript file.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { NodeManuscriptFs } from '../../../src/agent/fsNode';
 import { confineReal } from '../../../src/agent/paths';
+import { executeTool } from '../../../src/agent/tools';
 import { GLOBS, SECRET, makeSandbox, snapshot, trySymlink, type Sandbox } from './toolsHelpers';
 
 describe('agent/paths confineReal (symlinks)', () => {
@@ -68,21 +69,21 @@ describe('agent/paths confineReal (symlinks)', () => {
     await refusedEverywhere('loop.md', /broken link/);
   });
 
-  it('allows a link inside the novel whose real target is a manuscript file', async () => {
+  // The rule changed on purpose (issue 10): a link that stays inside is refused too, since only a
+  // plain file at its own path can be checked by handle; the refusal names the real path.
+  it('refuses a link inside the novel to a manuscript file, naming the real path', async () => {
     trySymlink('01.md', path.join(sb.root, 'chapters', 'latest.md'), 'file');
-    const read = await sb.run('read_file', { path: 'chapters/latest.md' });
-    assert.equal(read.result, 'chapters/latest.md lines 1-1 of 1\nChapter one.');
-    const app = await sb.run('append_file', { path: 'chapters/latest.md', content: 'More.\n' });
-    assert.equal(app.isError, false);
-    assert.equal(sb.read('chapters/01.md'), 'Chapter one.\nMore.\n');
+    await refusedEverywhere('chapters/latest.md', /"chapters\/latest\.md" is a symbolic link\..*Use "chapters\/01\.md" instead/);
+    assert.equal(sb.read('chapters/01.md'), 'Chapter one.\n');
     assert.ok(fs.lstatSync(path.join(sb.root, 'chapters', 'latest.md')).isSymbolicLink(), 'the link stays a link');
+    const zh = await executeTool({ ...sb.ctx, lang: 'zh' }, 'read_file', JSON.stringify({ path: 'chapters/latest.md' }));
+    assert.match(zh.result, /是符号链接.*请改用 "chapters\/01\.md"/);
   });
 
-  it('allows a folder link inside the novel when the real files are manuscript files', async () => {
+  it('refuses a folder link inside the novel, for new files too, naming the real path', async () => {
     trySymlink('chapters', path.join(sb.root, 'current'), 'dir');
-    const w = await sb.run('write_file', { path: 'current/02.md', content: 'Two.' });
-    assert.equal(w.isError, false, w.result);
-    assert.equal(sb.read('chapters/02.md'), 'Two.');
+    await refusedEverywhere('current/02.md', /"current" is a symbolic link\..*Use "chapters\/02\.md" instead/);
+    assert.ok(!fs.existsSync(path.join(sb.root, 'chapters', '02.md')));
   });
 
   it('refuses links into non-manuscript files and reserved folders', async () => {
@@ -100,13 +101,16 @@ describe('agent/paths confineReal (symlinks)', () => {
     assert.deepEqual(fs.readdirSync(path.join(sb.root, '.git')), []);
   });
 
-  it('hides links that lead out from list_manuscript', async () => {
+  it('hides links from list_manuscript, those leading out and those staying inside', async () => {
     trySymlink(path.join(sb.outside, 'secret.md'), path.join(sb.root, 'leak.md'), 'file');
     trySymlink('01.md', path.join(sb.root, 'chapters', 'latest.md'), 'file');
+    trySymlink('chapters', path.join(sb.root, 'current'), 'dir');
     const out = await sb.run('list_manuscript', {});
     assert.ok(!out.result.includes('leak.md'));
-    assert.ok(out.result.includes('chapters/latest.md'));
-    assert.match(out.result, /1 more file not shown/);
+    assert.ok(!out.result.includes('latest.md'));
+    assert.ok(!out.result.includes('current/'), 'a linked folder is not descended into');
+    assert.match(out.result, /^1 manuscript file, /);
+    assert.match(out.result, /2 more files not shown/);
     assert.ok(!out.result.includes(SECRET));
   });
 
