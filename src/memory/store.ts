@@ -9,7 +9,18 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { syncDirectory, tempPathFor } from '../common/atomic-write';
 import type { Embedder } from './embed';
-import { MEMORY_FORMAT_VERSION, parseMemoryBuffer, type CorruptMemoryLine, type MemoryHeader, type RowLine } from './storeFormat';
+import { copyRangeToNewFile, formatBytes, openForLines, readLines } from '../session/jsonl-lines';
+import {
+  DEFAULT_MEMORY_LIMITS,
+  MEMORY_FORMAT_VERSION,
+  MemoryParser,
+  TooManyRowsError,
+  type CorruptMemoryLine,
+  type MemoryHeader,
+  type MemoryLimits,
+  type ParsedMemory,
+  type RowLine,
+} from './storeFormat';
 import { fail, messageOf, ok, type MemoryError, type MemoryRow, type Result, type SourceText } from './types';
 import { DocFreq } from './docFreq';
 import { dimsOf, encodeVector, type Vector } from './vector';
@@ -26,6 +37,8 @@ export interface MemoryStoreOptions {
   /** Another window owns the novel: change nothing on disk. */
   readOnly?: boolean;
   now?: () => number;
+  /** Size limits (tests lower them); defaults in storeFormat.ts. */
+  limits?: Partial<MemoryLimits>;
 }
 
 export interface MemoryLoadReport {
@@ -58,6 +71,7 @@ export class MemoryStore {
     private needsNewline: boolean,
     /** Damaged lines were found: a rewrite keeps a copy of the old file first. */
     private readonly hadDamage: boolean,
+    private readonly limits: MemoryLimits,
   ) {
     for (const r of list) {
       this.keys.add(keyOf(r.nodeId, r.text));
@@ -67,25 +81,39 @@ export class MemoryStore {
 
   static async open(opts: MemoryStoreOptions): Promise<Result<{ store: MemoryStore; report: MemoryLoadReport }>> {
     const report: MemoryLoadReport = { warnings: [], corruptLines: [] };
-    let buf: Buffer;
+    const limits = { ...DEFAULT_MEMORY_LIMITS, ...opts.limits };
+    const empty = () => ok({ store: new MemoryStore(opts.file, opts, undefined, [], false, 0, false, false, limits), report });
+    // Read line by line within the limits: no memory file, however large or damaged, is read whole.
+    let parsed: ParsedMemory;
     try {
-      buf = await fsp.readFile(opts.file);
+      const opened = await openForLines(opts.file, limits.maxFileBytes);
+      if (opened.kind === 'missing') return empty();
+      if (opened.kind === 'not-a-file') return fail('io', `${opts.file} is not a regular file, so memory cannot be read from it. Move it away; memory then starts afresh.`);
+      if (opened.kind === 'too-large') return fail('io', tooLargeMessage(opts.file, `${formatBytes(opened.size)}, over the ${formatBytes(limits.maxFileBytes)} limit`));
+      try {
+        const parser = new MemoryParser(limits);
+        const read = await readLines(opened.handle, limits, (raw) => parser.line(raw));
+        if (read.tooLarge === 'bytes') return fail('io', tooLargeMessage(opts.file, `it grew past the ${formatBytes(limits.maxFileBytes)} limit while being read`));
+        if (read.tooLarge === 'lines') return fail('io', tooLargeMessage(opts.file, `more than ${limits.maxLines} lines`));
+        parsed = parser.finish(read.bytes);
+      } finally {
+        await opened.handle.close();
+      }
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return ok({ store: new MemoryStore(opts.file, opts, undefined, [], false, 0, false, false), report });
+      if (e instanceof TooManyRowsError) return fail('io', tooLargeMessage(opts.file, e.message));
       return fail('io', `The memory file ${opts.file} could not be read (${messageOf(e)}).`);
     }
-    const parsed = parseMemoryBuffer(buf);
     if (parsed.newerVersion !== undefined) {
       return fail('io', `The memory file was written by a newer Worldline (format ${parsed.newerVersion}). Update the extension to use it.`);
     }
     report.corruptLines = parsed.corruptLines;
     if (parsed.corruptLines.length > 0) {
       report.warnings.push(
-        `${parsed.corruptLines.length} damaged line(s) in the memory file were skipped (line ${parsed.corruptLines.map((c) => c.line).join(', ')}); they stay in the file untouched.`,
+        `${parsed.corruptLines.length} damaged line(s) in the memory file were skipped (line ${lineList(parsed.corruptLines.map((c) => c.line))}); they stay in the file untouched.`,
       );
     }
     if (parsed.tornTail) {
-      const moved = await setTornTailAside(opts, buf, parsed.tornTail.offset);
+      const moved = await setTornTailAside(opts, parsed.tornTail.offset, parsed.tornTail.bytes);
       if (!moved.ok) return moved;
       report.tornTail = moved.value === undefined ? { bytes: parsed.tornTail.bytes } : { bytes: parsed.tornTail.bytes, movedTo: moved.value };
       report.warnings.push(
@@ -107,7 +135,7 @@ export class MemoryStore {
           : `The memory file's header is missing (${parsed.headerProblem ?? 'unknown'}); its rows will be re-embedded.`,
       );
     }
-    const store = new MemoryStore(opts.file, opts, parsed.header, rows, mismatch, parsed.keptBytes, parsed.missingFinalNewline, parsed.corruptLines.length > 0);
+    const store = new MemoryStore(opts.file, opts, parsed.header, rows, mismatch, parsed.keptBytes, parsed.missingFinalNewline, parsed.corruptLines.length > 0, limits);
     return ok({ store, report });
   }
 
@@ -219,6 +247,10 @@ export class MemoryStore {
     try {
       if (!this.handle) await this.create(dims);
       const data = Buffer.from(this.needsNewline ? `\n${line}\n` : `${line}\n`, 'utf8');
+      // Nothing is written that the next open would refuse.
+      if (data.length > this.limits.maxLineBytes || this.size + data.length > this.limits.maxFileBytes || this.list.length >= this.limits.maxRows) {
+        return fail('io', `The memory file ${this.file} is full (its size limit is ${formatBytes(this.limits.maxFileBytes)}); new passages are not remembered. Start a new session to get memory for new writing.`);
+      }
       let written = 0;
       try {
         while (written < data.length) written += (await (this.handle as fsp.FileHandle).write(data, written, data.length - written)).bytesWritten;
@@ -315,36 +347,41 @@ function stampOf(opts: Pick<MemoryStoreOptions, 'now'>): string {
   return new Date(opts.now ? opts.now() : Date.now()).toISOString().replace(/[:.]/g, '-');
 }
 
-/** Moves a torn tail to `<stem>.torn-<time>.jsonl` and cuts the file back; read-only: nothing. */
-async function setTornTailAside(opts: MemoryStoreOptions, buf: Buffer, offset: number): Promise<Result<string | undefined>> {
+/** Moves a torn tail to `<stem>.torn-<time>.jsonl` (copied in chunks) and cuts the file back; read-only: nothing. */
+async function setTornTailAside(opts: MemoryStoreOptions, offset: number, bytes: number): Promise<Result<string | undefined>> {
   if (opts.readOnly) return ok(undefined);
   const base = path.join(path.dirname(opts.file), `${path.basename(opts.file, '.jsonl')}.torn-${stampOf(opts)}`);
   try {
-    for (let n = 0; ; n++) {
-      const target = n === 0 ? `${base}.jsonl` : `${base}-${n}.jsonl`;
-      let h: fsp.FileHandle;
-      try {
-        h = await fsp.open(target, 'wx');
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'EEXIST' && n < 100) continue;
-        throw e;
+    const source = await fsp.open(opts.file, 'r+');
+    try {
+      for (let n = 0; ; n++) {
+        const target = n === 0 ? `${base}.jsonl` : `${base}-${n}.jsonl`;
+        try {
+          await copyRangeToNewFile(source, offset, bytes, target);
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code === 'EEXIST' && n < 100) continue;
+          throw e;
+        }
+        await source.truncate(offset);
+        await source.sync();
+        return ok(target);
       }
-      try {
-        await h.writeFile(buf.subarray(offset));
-        await h.sync();
-      } finally {
-        await h.close();
-      }
-      const f = await fsp.open(opts.file, 'r+');
-      try {
-        await f.truncate(offset);
-        await f.sync();
-      } finally {
-        await f.close();
-      }
-      return ok(target);
+    } finally {
+      await source.close();
     }
   } catch (e) {
     return fail('io', `The torn end of the memory file could not be set aside (${messageOf(e)}).`);
   }
+}
+
+function tooLargeMessage(file: string, why: string): string {
+  return (
+    `The memory file ${file} is too large to read (${why}), so memory recall is off for this session. ` +
+    'The file is kept untouched. Start a new session, or move the file away to let memory start afresh (its text is all in the session).'
+  );
+}
+
+/** "3, 7, 9, …" */
+function lineList(lines: number[]): string {
+  return lines.length > 20 ? `${lines.slice(0, 20).join(', ')}, …` : lines.join(', ');
 }

@@ -1,7 +1,8 @@
 // The lines of a memory file (`.worldline/memory/<sessionId>.jsonl`), and reading its bytes with
 // the same tolerance as the session tree: a torn last line is reported for the caller to set aside,
 // a corrupt line anywhere is reported by number and skipped, a complete last line without its
-// newline is kept. Pure: no fs.
+// newline is kept, a line with zeroed bytes gives up the complete rows in it. Pure: no fs.
+import { MAX_LINES_REPORTED, RawLine, formatBytes, isCleanLine, mayBeJsonObject, splitLines } from '../session/jsonl-lines';
 import type { SourceRole } from './types';
 import { decodeVector, dimsOf, type EncodedVector, type Vector } from './vector';
 
@@ -51,41 +52,158 @@ export interface ParsedMemory {
 
 const ROLES: ReadonlySet<string> = new Set(['user', 'assistant', 'prose']);
 
-export function parseMemoryBuffer(buf: Buffer): ParsedMemory {
-  const out: ParsedMemory = { rows: [], corruptLines: [], missingFinalNewline: false, keptBytes: 0 };
-  const completeEnd = buf.lastIndexOf(0x0a) + 1;
-  const lines = completeEnd > 0 ? buf.toString('utf8', 0, completeEnd).split('\n').slice(0, -1) : [];
-  if (completeEnd < buf.length) {
-    const tail = buf.toString('utf8', completeEnd);
-    if (parses(tail)) {
-      lines.push(tail);
-      out.missingFinalNewline = true;
-      out.keptBytes = buf.length;
+/** Size limits for the memory file: a row is a passage and its vector, far under a megabyte. */
+export interface MemoryLimits {
+  maxLineBytes: number;
+  maxFileBytes: number;
+  maxRows: number;
+  /** Lines, damaged ones included: bounds the time a file of tiny lines takes. */
+  maxLines: number;
+}
+
+export const DEFAULT_MEMORY_LIMITS: Readonly<MemoryLimits> = Object.freeze({
+  maxLineBytes: 16 * 1024 * 1024,
+  maxFileBytes: 512 * 1024 * 1024,
+  maxRows: 2_000_000,
+  maxLines: 4_000_000,
+});
+
+/** Thrown from the parser when the rows exceed `maxRows`; the store turns it into a clear error. */
+export class TooManyRowsError extends Error {
+  override readonly name = 'TooManyRowsError';
+}
+
+/**
+ * Builds a ParsedMemory from the lines of a file (jsonl-lines.ts), fed in order. A line with
+ * zeroed bytes (a power cut) is split at the zero runs and every complete row in it is kept; a line
+ * over the size limit is skipped unread. Both are reported.
+ */
+export class MemoryParser {
+  private readonly out: ParsedMemory = { rows: [], corruptLines: [], missingFinalNewline: false, keptBytes: 0 };
+  private unlisted = 0;
+  private firstUnlisted = 0;
+  private lastUnlisted = 0;
+
+  constructor(private readonly limits: Pick<MemoryLimits, 'maxLineBytes' | 'maxRows'> = DEFAULT_MEMORY_LIMITS) {}
+
+  line(raw: RawLine): void {
+    if (raw.terminated) {
+      if (isCleanLine(raw)) readLine(this.out, pieceText(raw, 0), raw.line);
+      else this.damagedLine(raw);
+    } else if (isCleanLine(raw)) {
+      const tail = pieceText(raw, 0);
+      if (parses(tail)) {
+        readLine(this.out, tail, raw.line);
+        this.out.missingFinalNewline = true;
+      } else {
+        this.out.tornTail = { offset: raw.offset, bytes: raw.bytes };
+      }
+    } else if (raw.pieces.some((_, i) => this.usable(raw, i))) {
+      // The torn end stays with the rest of this damaged line; it reads the same once ended.
+      this.damagedLine(raw);
+      this.out.missingFinalNewline = true;
     } else {
-      out.tornTail = { offset: completeEnd, bytes: buf.length - completeEnd };
-      out.keptBytes = completeEnd;
+      this.out.tornTail = { offset: raw.offset, bytes: raw.bytes };
     }
-  } else {
-    out.keptBytes = completeEnd;
+    if (this.out.rows.length > this.limits.maxRows) throw new TooManyRowsError(`more than ${this.limits.maxRows} rows`);
+    // Bounded memory however damaged the file: past MAX_LINES_REPORTED, reports are only counted.
+    while (this.out.corruptLines.length > MAX_LINES_REPORTED) {
+      const extra = this.out.corruptLines.pop() as CorruptMemoryLine;
+      if (this.unlisted === 0) this.firstUnlisted = extra.line;
+      this.unlisted++;
+      this.lastUnlisted = extra.line;
+    }
   }
-  lines.forEach((text, i) => readLine(out, text, i + 1));
-  if (!out.header && out.headerProblem === undefined && out.newerVersion === undefined && (out.rows.length > 0 || out.corruptLines.length > 0)) {
-    out.headerProblem = 'the file has no header line';
+
+  finish(totalBytes: number): ParsedMemory {
+    const out = this.out;
+    if (this.unlisted > 0) {
+      out.corruptLines.push({ line: this.firstUnlisted, error: `${this.unlisted} more damaged lines (lines ${this.firstUnlisted}–${this.lastUnlisted}) were skipped too` });
+    }
+    out.keptBytes = out.tornTail ? out.tornTail.offset : totalBytes;
+    if (!out.header && out.headerProblem === undefined && out.newerVersion === undefined && (out.rows.length > 0 || out.corruptLines.length > 0)) {
+      out.headerProblem = 'the file has no header line';
+    }
+    return out;
   }
-  return out;
+
+  private damagedLine(raw: RawLine): void {
+    let recovered = 0;
+    raw.pieces.forEach((_, i) => {
+      const text = pieceText(raw, i);
+      let value: unknown;
+      try {
+        if (!mayBeJsonObject(text)) return;
+        value = JSON.parse(text);
+      } catch {
+        return;
+      }
+      const o = asRecord(value);
+      if (!o) return;
+      if (raw.line === 1 && i === 0 && o['type'] === 'memory') {
+        const before = this.out.corruptLines.length;
+        readHeader(this.out, o);
+        this.out.corruptLines.length = before; // reported once below, with the rest of the line
+        if (this.out.header) recovered++;
+        return;
+      }
+      const row = checkRow(o, this.out.header?.dims);
+      if (typeof row !== 'string') {
+        this.out.rows.push(row);
+        recovered++;
+      }
+    });
+    if (raw.line === 1 && !this.out.header && this.out.newerVersion === undefined) this.out.headerProblem = 'line 1 is damaged';
+    const what: string[] = [];
+    if (raw.zeroBytes > 0) what.push(`${formatBytes(raw.zeroBytes)} of it are zeros, as a power cut or a failing disk can leave`);
+    if (raw.droppedBytes > 0) what.push(`${formatBytes(raw.droppedBytes)} of it could not be read (over the ${formatBytes(this.limits.maxLineBytes)} limit for one row)`);
+    const found = recovered > 0 ? `${recovered} complete line${recovered === 1 ? '' : 's'} on it recovered; the rest is lost` : 'nothing on it could be recovered';
+    this.out.corruptLines.push({ line: raw.line, error: `damaged line: ${what.join('; ')}. ${found}` });
+  }
+
+  private usable(raw: RawLine, i: number): boolean {
+    try {
+      const text = pieceText(raw, i);
+      if (!mayBeJsonObject(text)) return false;
+      const o = asRecord(JSON.parse(text));
+      return o !== undefined && (o['type'] === 'memory' || typeof checkRow(o, this.out.header?.dims) !== 'string');
+    } catch {
+      return false;
+    }
+  }
+}
+
+export function parseMemoryBuffer(buf: Buffer, limits: Pick<MemoryLimits, 'maxLineBytes' | 'maxRows'> = DEFAULT_MEMORY_LIMITS): ParsedMemory {
+  const parser = new MemoryParser(limits);
+  splitLines(buf, limits.maxLineBytes, (raw) => parser.line(raw));
+  return parser.finish(buf.length);
+}
+
+function pieceText(raw: RawLine, i: number): string {
+  const text = raw.pieces[i].toString('utf8');
+  return raw.line === 1 && i === 0 ? text.replace(/^\uFEFF/, '') : text;
+}
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
 function readLine(out: ParsedMemory, text: string, line: number): void {
   if (text.trim() === '') return;
+  if (!mayBeJsonObject(text)) {
+    out.corruptLines.push({ line, error: 'not valid JSON (a line must be one JSON object, {…})' });
+    if (line === 1) out.headerProblem = 'line 1 is not valid JSON';
+    return;
+  }
   let value: unknown;
   try {
-    value = JSON.parse(line === 1 ? text.replace(/^\uFEFF/, '') : text);
+    value = JSON.parse(text);
   } catch (e) {
     out.corruptLines.push({ line, error: `not valid JSON (${(e as Error).message})` });
     if (line === 1) out.headerProblem = 'line 1 is not valid JSON';
     return;
   }
-  const o = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  const o = asRecord(value);
   if (line === 1 && o?.['type'] === 'memory') {
     readHeader(out, o);
     return;

@@ -10,7 +10,9 @@ export type SessionErrorCode =
   | 'closed' // the session was closed
   | 'no-turn' // regenerate asked for where there is no instruction
   | 'invalid-name' // an unusable session id or title
-  | 'invalid-backup'; // a backup file that cannot be restored
+  | 'invalid-backup' // a backup file that cannot be restored
+  | 'too-large' // a file over the size limits (see limits.ts): refused whole, kept untouched
+  | 'not-a-file'; // a session path that is a folder, FIFO, device or socket
 
 export class SessionError extends Error {
   override readonly name = 'SessionError';

@@ -10,3 +10,5 @@ export { SessionLibrary } from './library';
 export type { SessionSummary, SessionLibraryOptions, LockOwner, OpenedSession } from './library';
 export type { BackupInfo } from './backups';
 export type { CorruptLine } from './parse';
+export type { SessionLimits } from './limits';
+export { DEFAULT_SESSION_LIMITS } from './limits';

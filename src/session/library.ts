@@ -10,14 +10,17 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { BackupInfo, listBackupFiles, pruneBackups, writeBackup } from './backups';
 import { Clock, Timers, systemClock, systemTimers } from './clock';
-import { SessionError, errnoCode } from './errors';
-import { writeFileAtomic } from '../common/atomic-write';
+import { SessionError, errnoCode, isSessionError } from './errors';
+import { syncDirectory, tempPathFor, writeFileAtomic } from '../common/atomic-write';
 import { isValidSessionId, newSessionId } from './ids';
 import { LockInfo, LockResult, acquireLock, defaultIsProcessAlive, readLock, releaseLock } from './lock';
+import { SessionLimits, sessionLimits } from './limits';
+import { openForLines, readSmallFile } from './jsonl-lines';
+import { LoadedFile, loadSessionFile } from './load';
 import { RECOVERED_TITLE } from './parse';
-import { restoredSessionText } from './restore';
+import { restoredSession } from './restore';
 import { LoadReport, Session, SessionHooks } from './session';
-import { SessionScan, scanSessionBuffer } from './session-scan';
+import { SessionScan, scanSessionBuffer, scanSessionFile } from './session-scan';
 import { Throttle } from './throttle';
 
 export type { BackupInfo } from './backups';
@@ -31,6 +34,8 @@ export interface SessionSummary {
   entries: number;
   /** Last modification of the file, ms since the epoch. */
   modified: number;
+  /** The file is over the size limit: it cannot be opened, `entries` is 0. */
+  tooLarge?: boolean;
 }
 
 export interface LockOwner {
@@ -55,6 +60,8 @@ export interface SessionLibraryOptions {
   backupsKept?: number;
   /** Problems that must not fail a write (a backup that could not be written), for the log. */
   onWarning?: (message: string) => void;
+  /** Size limits for session files (tests lower them); the defaults are in limits.ts. */
+  limits?: Partial<SessionLimits>;
 }
 
 export type OpenedSession = { session: Session; report: LoadReport };
@@ -77,6 +84,7 @@ export class SessionLibrary {
   private readonly backupIntervalMs: number;
   private readonly backupsKept: number;
   private readonly warn: (message: string) => void;
+  private readonly limits: SessionLimits;
 
   private lock: LockResult | undefined;
   private lockAttempt: Promise<LockResult> | undefined;
@@ -104,6 +112,7 @@ export class SessionLibrary {
     this.backupIntervalMs = options.backupIntervalMs ?? 10_000;
     this.backupsKept = options.backupsKept ?? 50;
     this.warn = options.onWarning ?? (() => undefined);
+    this.limits = sessionLimits(options.limits);
   }
 
   // ---------------------------------------------------------------- sessions
@@ -134,7 +143,7 @@ export class SessionLibrary {
     let id: string;
     do id = newSessionId();
     while (await exists(this.fileOf(id)));
-    const session = await Session.create(this.fileOf(id), { id, title: clean }, { clock: this.clock, hooks: this.hooksFor(id) });
+    const session = await Session.create(this.fileOf(id), { id, title: clean }, { clock: this.clock, hooks: this.hooksFor(id), limits: this.limits });
     this.opened.set(id, Promise.resolve({ session, report: session.loadReport }));
     this.scheduleBackup(session);
     return session;
@@ -161,6 +170,7 @@ export class SessionLibrary {
       readOnlyReason: readOnly ? this.readOnlyMessage(lock) : undefined,
       clock: this.clock,
       hooks: this.hooksFor(id),
+      limits: this.limits,
     });
     this.opened.set(id, opening);
     try {
@@ -226,19 +236,20 @@ export class SessionLibrary {
    */
   async restoreBackup(backupFile: string): Promise<Session> {
     await this.requireOwner();
-    let buf: Buffer;
+    let loaded: LoadedFile;
     try {
-      buf = await fsp.readFile(backupFile);
+      loaded = await loadSessionFile(backupFile, 'unknown', this.limits);
     } catch (e) {
-      if (errnoCode(e) === 'ENOENT') throw new SessionError('invalid-backup', `The backup ${backupFile} no longer exists.`);
+      if (isSessionError(e, 'not-found')) throw new SessionError('invalid-backup', `The backup ${backupFile} no longer exists.`);
+      if (isSessionError(e, 'not-a-file')) throw new SessionError('invalid-backup', `${path.basename(backupFile)} is not a Worldline session backup.`);
       throw e;
     }
     await fsp.mkdir(this.sessionsDir, { recursive: true });
     let id: string;
     do id = newSessionId();
     while (await exists(this.fileOf(id)));
-    const { text } = restoredSessionText(buf, { backupName: path.basename(backupFile), newId: id, now: this.clock.now() });
-    await writeFileAtomic(this.fileOf(id), text);
+    const { lines } = restoredSession(loaded, { backupName: path.basename(backupFile), newId: id, now: this.clock.now() });
+    await writeLinesAtomic(this.fileOf(id), lines);
     const { session } = await this.open(id);
     this.scheduleBackup(session);
     return session;
@@ -380,7 +391,7 @@ export class SessionLibrary {
     const key = `${stat.size}:${stat.mtimeMs}`;
     let scan = this.scanCache.get(id);
     if (scan?.key !== key) {
-      const found = scanSessionBuffer(await fsp.readFile(file));
+      const found = await scanSessionFile(file, this.limits);
       scan = { key, ...found };
       this.scanCache.set(id, scan);
     }
@@ -390,12 +401,13 @@ export class SessionLibrary {
       createdAt: scan.header?.createdAt ?? new Date(stat.birthtimeMs || stat.mtimeMs).toISOString(),
       entries: scan.entryLines,
       modified: stat.mtimeMs,
+      ...(scan.tooLarge ? { tooLarge: true } : {}),
     };
   }
 
   private async readCurrentFile(): Promise<string | undefined> {
     try {
-      const v: unknown = JSON.parse(await fsp.readFile(this.currentFile, 'utf8'));
+      const v: unknown = JSON.parse((await readSmallFile(this.currentFile, 64 * 1024)) ?? '');
       const id = typeof v === 'object' && v !== null ? (v as { sessionId?: unknown }).sessionId : undefined;
       return typeof id === 'string' ? id : undefined;
     } catch {
@@ -428,15 +440,48 @@ async function exists(file: string): Promise<boolean> {
 }
 
 async function readHeaderTitle(file: string): Promise<string | undefined> {
-  let handle: fsp.FileHandle | undefined;
   try {
-    handle = await fsp.open(file, 'r');
-    const buf = Buffer.alloc(64 * 1024);
-    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-    return scanSessionBuffer(buf.subarray(0, bytesRead)).header?.title;
+    // Non-blocking open: a FIFO among the backups must not hang the listing.
+    const opened = await openForLines(file, Number.MAX_SAFE_INTEGER);
+    if (opened.kind !== 'ok') return undefined;
+    try {
+      const buf = Buffer.alloc(64 * 1024);
+      const { bytesRead } = await opened.handle.read(buf, 0, buf.length, 0);
+      return scanSessionBuffer(buf.subarray(0, bytesRead)).header?.title;
+    } finally {
+      await opened.handle.close();
+    }
   } catch {
     return undefined;
-  } finally {
-    await handle?.close();
   }
+}
+
+/** Writes lines to a temp file beside `file` in batches, fsyncs, and renames it into place. */
+async function writeLinesAtomic(file: string, lines: Iterable<string>): Promise<void> {
+  const temp = tempPathFor(file);
+  try {
+    const handle = await fsp.open(temp, 'wx');
+    try {
+      let batch: string[] = [];
+      let batchChars = 0;
+      for (const line of lines) {
+        batch.push(line);
+        batchChars += line.length + 1;
+        if (batchChars >= 1024 * 1024) {
+          await handle.writeFile(`${batch.join('\n')}\n`, 'utf8');
+          batch = [];
+          batchChars = 0;
+        }
+      }
+      if (batch.length > 0) await handle.writeFile(`${batch.join('\n')}\n`, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fsp.rename(temp, file);
+  } catch (e) {
+    await fsp.unlink(temp).catch(() => undefined);
+    throw e;
+  }
+  await syncDirectory(path.dirname(file));
 }

@@ -14,6 +14,7 @@ import * as os from 'node:os';
 import { writeNewFileDurably } from '../common/atomic-write';
 import { Clock } from './clock';
 import { errnoCode } from './errors';
+import { readSmallFile } from './jsonl-lines';
 
 export interface LockInfo {
   pid: number;
@@ -119,7 +120,8 @@ async function createWithExcl(lockFile: string, text: string): Promise<boolean> 
 
 async function readLockText(lockFile: string): Promise<string | undefined> {
   try {
-    return await fsp.readFile(lockFile, 'utf8');
+    // Bounded and non-blocking: a lock file in a folder from elsewhere may be huge or a FIFO.
+    return await readSmallFile(lockFile, 64 * 1024);
   } catch (e) {
     if (errnoCode(e) === 'ENOENT') return undefined;
     throw e;

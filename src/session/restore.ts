@@ -1,26 +1,32 @@
-// Turns the bytes of a session backup into the contents of a new session: a new id and header
-// titled "<title> (restored <local date>)", every entry kept with its id (memory rows and
-// checkpoints refer to entry ids), the old title labels dropped (the title is in the new header),
-// damaged lines left out. Pure: the library writes the result.
+// Turns a loaded session backup into the lines of a new session: a new id and header titled
+// "<title> (restored <local date>)", every entry kept with its id (memory rows and checkpoints
+// refer to entry ids), the old title labels dropped (the title is in the new header), damaged
+// lines and entries cut from the tree left out. Pure: the library reads the backup and writes the
+// result.
 
 import { Entry, SESSION_FORMAT_VERSION, SessionHeader } from './entries';
 import { SessionError } from './errors';
-import { parseSessionBuffer } from './parse';
+import { ParsedSession } from './parse';
 import { TreeIndex } from './tree-index';
 
-export function restoredSessionText(backup: Buffer, init: { backupName: string; newId: string; now: number }): { text: string; title: string } {
-  const index = new TreeIndex();
-  const createdAt = new Date(init.now).toISOString();
-  const parsed = parseSessionBuffer(backup, { id: 'unknown', createdAt }, (e) => index.add(e).error);
+export function restoredSession(
+  loaded: { parsed: ParsedSession; index: TreeIndex },
+  init: { backupName: string; newId: string; now: number },
+): { lines: Iterable<string>; title: string } {
+  const { parsed, index } = loaded;
   if (parsed.headerRecovered && index.size === 0) {
     throw new SessionError('invalid-backup', `${init.backupName} is not a Worldline session backup.`);
   }
+  const createdAt = new Date(init.now).toISOString();
   const oldId = parsed.header.id;
   const title = `${index.side(oldId, 'label')?.label || parsed.header.title} (restored ${localDateTime(init.now)})`;
   const header: SessionHeader = { type: 'session', version: SESSION_FORMAT_VERSION, id: init.newId, createdAt, title };
   const keep = (e: Entry) => !(e.type === 'label' && e.targetId === oldId);
-  const lines = [JSON.stringify(header), ...index.all().filter(keep).map((e) => JSON.stringify(e))];
-  return { text: `${lines.join('\n')}\n`, title };
+  function* lines(): Generator<string> {
+    yield JSON.stringify(header);
+    for (const e of index.all()) if (keep(e)) yield JSON.stringify(e);
+  }
+  return { lines: lines(), title };
 }
 
 /** "2025-03-01 14:05" in local time: what the novelist reads in the restored session's title. */

@@ -1,44 +1,79 @@
 // A quick look at a session file for listings, without building the tree: the header, the
-// current title (the latest title label) and the number of entry lines. Label lines are found by
-// a byte search, so a large session costs one read and no full parse.
+// current title (the latest title label) and the number of entry lines. Only line 1 and lines
+// holding `"label"` are decoded, so a large session costs one streamed read and no full parse.
+// A file over the size limit is not read past its first 64 KB.
 
+import { promises as fsp } from 'node:fs';
 import { SessionHeader } from './entries';
+import { RawLine, isCleanLine, openForLines, readLines, splitLines } from './jsonl-lines';
+import { DEFAULT_SESSION_LIMITS, SessionLimits } from './limits';
 import { checkHeader } from './validate';
 
 export interface SessionScan {
   header: SessionHeader | undefined;
   title: string | undefined;
   entryLines: number;
+  /** Over the size limit: only the header was read, `entryLines` is 0. */
+  tooLarge?: boolean;
 }
 
-const NEWLINE = 0x0a;
 const LABEL_NEEDLE = Buffer.from('"label"');
+const HEAD_BYTES = 64 * 1024;
 
-export function scanSessionBuffer(buf: Buffer): SessionScan {
-  const firstEnd = buf.indexOf(NEWLINE);
-  const headerEnd = firstEnd === -1 ? buf.length : firstEnd;
-  const header = parseHeader(buf.toString('utf8', 0, headerEnd));
+class Scanner {
+  private header: SessionHeader | undefined;
+  private latest: string | undefined;
+  private lines = 0;
 
-  let lines = 0;
-  for (let i = buf.indexOf(NEWLINE); i !== -1; i = buf.indexOf(NEWLINE, i + 1)) lines++;
-  if (buf.length > 0 && buf[buf.length - 1] !== NEWLINE) lines++;
-  const entryLines = Math.max(0, lines - 1);
-
-  let title = header?.title;
-  if (header) {
-    let latest: string | undefined;
-    let lastLineStart = -1;
-    for (let hit = buf.indexOf(LABEL_NEEDLE, headerEnd); hit !== -1; hit = buf.indexOf(LABEL_NEEDLE, hit + 1)) {
-      const lineStart = buf.lastIndexOf(NEWLINE, hit) + 1;
-      if (lineStart === lastLineStart) continue; // "label" twice in one line (type and key)
-      lastLineStart = lineStart;
-      const end = buf.indexOf(NEWLINE, hit);
-      const label = titleLabel(buf.toString('utf8', lineStart, end === -1 ? buf.length : end), header.id);
-      if (label !== undefined) latest = label;
+  line(raw: RawLine): void {
+    this.lines++;
+    if (raw.line === 1) {
+      if (isCleanLine(raw)) this.header = parseHeader(raw.pieces[0].toString('utf8'));
+      return;
     }
-    if (latest) title = latest;
+    if (!this.header || !isCleanLine(raw)) return;
+    const piece = raw.pieces[0];
+    if (piece.indexOf(LABEL_NEEDLE) === -1) return;
+    const label = titleLabel(piece.toString('utf8'), this.header.id);
+    if (label !== undefined) this.latest = label;
   }
-  return { header, title, entryLines };
+
+  result(): SessionScan {
+    return { header: this.header, title: this.latest || this.header?.title, entryLines: Math.max(0, this.lines - 1) };
+  }
+}
+
+export function scanSessionBuffer(buf: Buffer, maxLineBytes = DEFAULT_SESSION_LIMITS.maxLineBytes): SessionScan {
+  const scanner = new Scanner();
+  splitLines(buf, maxLineBytes, (raw) => scanner.line(raw));
+  return scanner.result();
+}
+
+/** Scans a session file in chunks. Missing or unreadable files throw as fs errors do. */
+export async function scanSessionFile(file: string, limits: Pick<SessionLimits, 'maxLineBytes' | 'maxFileBytes' | 'maxLines'>): Promise<SessionScan> {
+  const opened = await openForLines(file, limits.maxFileBytes);
+  if (opened.kind === 'missing' || opened.kind === 'not-a-file') return { header: undefined, title: undefined, entryLines: 0 };
+  if (opened.kind === 'too-large') {
+    const handle = await fsp.open(file, 'r');
+    try {
+      const buf = Buffer.alloc(HEAD_BYTES);
+      const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+      const scanner = new Scanner();
+      splitLines(buf.subarray(0, bytesRead), HEAD_BYTES, (raw) => {
+        if (raw.line === 1) scanner.line(raw);
+      });
+      return { ...scanner.result(), entryLines: 0, tooLarge: true };
+    } finally {
+      await handle.close();
+    }
+  }
+  try {
+    const scanner = new Scanner();
+    const read = await readLines(opened.handle, limits, (raw) => scanner.line(raw));
+    return read.tooLarge ? { ...scanner.result(), entryLines: 0, tooLarge: true } : scanner.result();
+  } finally {
+    await opened.handle.close();
+  }
 }
 
 function parseHeader(text: string): SessionHeader | undefined {

@@ -25,9 +25,12 @@ import {
   isSideType,
 } from './entries';
 import { SessionError, errnoCode } from './errors';
-import { syncDirectory, writeNewFileDurably } from '../common/atomic-write';
+import { syncDirectory } from '../common/atomic-write';
 import { newEntryId } from './ids';
-import { CorruptLine, parseSessionBuffer } from './parse';
+import { copyRangeToNewFile, formatBytes } from './jsonl-lines';
+import { NEAR_LIMIT, SessionLimits, sessionLimits } from './limits';
+import { loadSessionFile } from './load';
+import { CorruptLine } from './parse';
 import { TreeIndex } from './tree-index';
 import { isAncestorOrSelf, pathTo, requireChain, tipOf, turnStartOf, variantsOf } from './tree-walks';
 import { activeSummaryView, buildContext } from './context';
@@ -64,6 +67,8 @@ export interface SessionOpenOptions {
   readOnlyReason?: string;
   clock?: Clock;
   hooks?: SessionHooks;
+  /** Size limits (tests lower them); the defaults are in limits.ts. */
+  limits?: Partial<SessionLimits>;
 }
 
 export interface AppendOptions {
@@ -108,6 +113,7 @@ export class Session {
     private readonly clock: Clock,
     private readonly readOnlyReason: string,
     private readonly hooks: SessionHooks,
+    private readonly limits: SessionLimits,
   ) {}
 
   // ---------------------------------------------------------------- opening
@@ -137,48 +143,39 @@ export class Session {
     await syncDirectory(path.dirname(file));
     const log = await AppendLog.open(file, Buffer.byteLength(data), false);
     const report: LoadReport = { warnings: [], corruptLines: [] };
-    return new Session(header, file, false, report, new TreeIndex(), log, 0, clock, '', options.hooks ?? {});
+    const limits = sessionLimits(options.limits);
+    return new Session(header, file, false, report, new TreeIndex(), log, 0, clock, '', options.hooks ?? {}, limits);
   }
 
   /**
    * Loads a session file. When writable, a torn last line is moved to `<id>.torn-<time>.jsonl`
    * beside it and the file is cut back to its last complete line; a read-only open changes nothing.
+   * The file is read line by line within the size limits (limits.ts): a file over them is refused
+   * with `too-large`, never read into memory whole.
    */
   static async open(file: string, options: SessionOpenOptions = {}): Promise<{ session: Session; report: LoadReport }> {
     const readOnly = options.readOnly ?? false;
     const clock = options.clock ?? systemClock;
+    const limits = sessionLimits(options.limits);
     const stem = path.basename(file, '.jsonl');
-    let buf: Buffer;
-    let mtime: number;
-    try {
-      buf = await fsp.readFile(file);
-      mtime = (await fsp.stat(file)).mtimeMs;
-    } catch (e) {
-      if (errnoCode(e) === 'ENOENT') {
-        throw new SessionError('not-found', `The session file ${file} does not exist. It may have been moved or deleted.`);
-      }
-      throw e;
-    }
-
-    const index = new TreeIndex();
-    const entryWarnings: string[] = [];
-    const parsed = parseSessionBuffer(buf, { id: stem, createdAt: new Date(mtime).toISOString() }, (entry, line) => {
-      const { error, warning } = index.add(entry);
-      if (warning) entryWarnings.push(`Line ${line}: ${warning}.`);
-      return error;
-    });
-
-    const report: LoadReport = { warnings: [...parsed.warnings], corruptLines: parsed.corruptLines };
-    if (parsed.corruptLines.length > 0) {
-      const lines = parsed.corruptLines.map((c) => c.line);
+    const { parsed, index, corruptLines, entryWarnings, moreWarnings, unlistedCorrupt } = await loadSessionFile(file, stem, limits);
+    const report: LoadReport = { warnings: [...parsed.warnings], corruptLines };
+    if (corruptLines.length > 0) {
+      const lines = [...new Set(corruptLines.map((c) => c.line))];
+      const count = lines.length + unlistedCorrupt - (unlistedCorrupt > 0 ? 1 : 0);
       report.warnings.push(
-        `${lines.length} damaged line${lines.length === 1 ? ' was' : 's were'} skipped (line${lines.length === 1 ? '' : 's'} ` +
+        `${count} damaged line${count === 1 ? ' was' : 's were'} skipped (line${count === 1 ? '' : 's'} ` +
           `${summarizeNumbers(lines)}). They stay in the file untouched; every other entry was loaded.`,
       );
     }
-    report.warnings.push(...entryWarnings.slice(0, MAX_ENTRY_WARNINGS));
-    if (entryWarnings.length > MAX_ENTRY_WARNINGS) {
-      report.warnings.push(`…and ${entryWarnings.length - MAX_ENTRY_WARNINGS} more warnings like these.`);
+    report.warnings.push(...entryWarnings.slice(0, MAX_ENTRY_WARNINGS).map((w) => (w.line > 0 ? `Line ${w.line}: ${w.text}.` : `${w.text}.`)));
+    const more = Math.max(0, entryWarnings.length - MAX_ENTRY_WARNINGS) + moreWarnings;
+    if (more > 0) report.warnings.push(`…and ${more} more warnings like these.`);
+    if (parsed.keptBytes > limits.maxFileBytes * NEAR_LIMIT || index.size > limits.maxEntries * NEAR_LIMIT) {
+      report.warnings.push(
+        `This session is close to its size limit (${formatBytes(parsed.keptBytes)} of ${formatBytes(limits.maxFileBytes)}, ` +
+          `${index.size.toLocaleString('en-US')} of ${limits.maxEntries.toLocaleString('en-US')} entries). Start a new session soon; this one stays readable.`,
+      );
     }
 
     let size = parsed.keptBytes;
@@ -190,7 +187,7 @@ export class Session {
             'opened the session read-only. The window that owns the novel sets it aside.',
         );
       } else {
-        const movedTo = await setTornTailAside(file, stem, buf.subarray(offset), clock);
+        const movedTo = await setTornTailAside(file, stem, offset, bytes, clock);
         await truncateFile(file, offset);
         report.tornTail = { bytes, movedTo };
         report.warnings.push(
@@ -220,6 +217,7 @@ export class Session {
       clock,
       options.readOnlyReason ?? DEFAULT_READ_ONLY_REASON,
       options.hooks ?? {},
+      limits,
     );
     return { session, report };
   }
@@ -451,7 +449,7 @@ export class Session {
     if (refused) return Promise.reject(refused);
     // Refused at call time only: a write queued before close() still completes before the file closes.
     return this.enqueue(async () => {
-      const id = newEntryId((candidate) => this.index.has(candidate) || candidate === this.header.id);
+      const id = newEntryId((candidate) => this.index.isTaken(candidate) || candidate === this.header.id);
       const built = build(id, this.index.leafId, new Date(this.clock.now()).toISOString());
       if (!built) return undefined;
       let line: string;
@@ -460,6 +458,7 @@ export class Session {
       } catch (e) {
         throw invalidEntry(`It cannot be stored as JSON (${(e as Error).message}).`);
       }
+      this.checkRoom(line);
       const stored: unknown = JSON.parse(line);
       const checked = checkEntry(stored);
       if (!checked.ok) throw invalidEntry(`${checked.error}.`);
@@ -470,6 +469,22 @@ export class Session {
       this.emit(changeFor(entry));
       return entry;
     });
+  }
+
+  /** Keeps the file within the limits the next open applies, so it always opens again. */
+  private checkRoom(line: string): void {
+    const bytes = Buffer.byteLength(line, 'utf8');
+    const { maxLineBytes, maxFileBytes, maxEntries } = this.limits;
+    if (bytes > maxLineBytes) {
+      throw invalidEntry(`it is ${formatBytes(bytes)}, over the ${formatBytes(maxLineBytes)} limit for one entry.`);
+    }
+    if (this.byteLength + bytes + 2 > maxFileBytes || this.index.size >= maxEntries) {
+      throw new SessionError(
+        'too-large',
+        `This session has reached its size limit (${formatBytes(maxFileBytes)} or ${maxEntries.toLocaleString('en-US')} entries), ` +
+          'so nothing more can be added to it. Start a new session to go on writing; this one stays as it is and can still be read.',
+      );
+    }
   }
 
   private refusal(): SessionError | undefined {
@@ -504,16 +519,23 @@ function invalidEntry(detail: string): SessionError {
   return new SessionError('invalid-entry', `The entry was not saved: ${detail}`);
 }
 
-async function setTornTailAside(file: string, stem: string, bytes: Buffer, clock: Clock): Promise<string> {
+async function setTornTailAside(file: string, stem: string, offset: number, bytes: number, clock: Clock): Promise<string> {
   const base = path.join(path.dirname(file), `${stem}.torn-${fileTimestamp(clock.now())}`);
-  for (let n = 0; ; n++) {
-    const target = n === 0 ? `${base}.jsonl` : `${base}-${n}.jsonl`;
-    try {
-      await writeNewFileDurably(target, bytes);
-      return target;
-    } catch (e) {
-      if (errnoCode(e) !== 'EEXIST' || n > 100) throw e;
+  const source = await fsp.open(file, 'r');
+  try {
+    for (let n = 0; ; n++) {
+      const target = n === 0 ? `${base}.jsonl` : `${base}-${n}.jsonl`;
+      try {
+        // Copied in chunks: a torn tail can be as long as the file.
+        await copyRangeToNewFile(source, offset, bytes, target);
+        await syncDirectory(path.dirname(target));
+        return target;
+      } catch (e) {
+        if (errnoCode(e) !== 'EEXIST' || n > 100) throw e;
+      }
     }
+  } finally {
+    await source.close();
   }
 }
 
@@ -530,7 +552,7 @@ async function truncateFile(file: string, length: number): Promise<void> {
 /** "3, 7, 9–12" */
 function summarizeNumbers(numbers: number[]): string {
   const parts: string[] = [];
-  for (let i = 0; i < numbers.length; i++) {
+  for (let i = 0; i < numbers.length && parts.length <= 12; i++) {
     let j = i;
     while (j + 1 < numbers.length && numbers[j + 1] === numbers[j] + 1) j++;
     parts.push(j > i + 1 ? `${numbers[i]}–${numbers[j]}` : j === i + 1 ? `${numbers[i]}, ${numbers[j]}` : `${numbers[i]}`);

@@ -1,5 +1,8 @@
 // Walks over the tree index: the path to a leaf, ancestry, variants (siblings), the tip of a
 // variant, and the turn an entry belongs to. Pure functions of the index.
+//
+// The index is a forest (TreeIndex.settle cuts loops), but every walk is also capped at the number
+// of entries, so no state of the index can make one loop or grow without end.
 
 import { ChainEntry } from './entries';
 import { SessionError } from './errors';
@@ -19,11 +22,11 @@ export function requireChain(index: TreeIndex, id: string): ChainEntry {
 export function pathTo(index: TreeIndex, leafId: string | null): ChainEntry[] {
   if (leafId === null) return [];
   const path: ChainEntry[] = [];
+  const cap = index.size;
   let entry: ChainEntry | undefined = requireChain(index, leafId);
-  while (entry) {
+  while (entry && path.length < cap) {
     path.push(entry);
-    const parent = index.parentOf(entry);
-    entry = parent === null ? undefined : index.chain(parent);
+    entry = parentEntry(index, entry);
   }
   return path.reverse();
 }
@@ -38,10 +41,9 @@ export function isAncestorOrSelf(index: TreeIndex, ancestorId: string | null, id
   if (id === null) return false;
   let entry = index.chain(id);
   if (!index.chain(ancestorId)) return false;
-  while (entry) {
+  for (let steps = index.size; entry && steps > 0; steps--) {
     if (entry.id === ancestorId) return true;
-    const parent = index.parentOf(entry);
-    entry = parent === null ? undefined : index.chain(parent);
+    entry = parentEntry(index, entry);
   }
   return false;
 }
@@ -63,7 +65,7 @@ export function tipOf(index: TreeIndex, id: string): string {
   let best = root.id;
   let bestSeq = index.leafSeqOf(root.id);
   const stack: string[] = [root.id];
-  while (stack.length > 0) {
+  for (let budget = index.size; stack.length > 0 && budget > 0; budget--) {
     const current = stack.pop() as string;
     for (const child of index.childrenOf(current)) {
       const seq = index.leafSeqOf(child.id);
@@ -80,9 +82,14 @@ export function tipOf(index: TreeIndex, id: string): string {
 /** The `user` entry that starts the turn containing `id` (itself if it is one), or undefined. */
 export function turnStartOf(index: TreeIndex, id: string): ChainEntry | undefined {
   let entry: ChainEntry | undefined = requireChain(index, id);
-  while (entry && entry.type !== 'user') {
-    const parent = index.parentOf(entry);
-    entry = parent === null ? undefined : index.chain(parent);
+  for (let steps = index.size; entry && entry.type !== 'user'; steps--) {
+    if (steps <= 0) return undefined;
+    entry = parentEntry(index, entry);
   }
   return entry;
+}
+
+function parentEntry(index: TreeIndex, entry: ChainEntry): ChainEntry | undefined {
+  const parent = index.parentOf(entry);
+  return parent === null ? undefined : index.chain(parent);
 }

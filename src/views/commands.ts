@@ -54,7 +54,9 @@ export function registerProjectCommands(getNovel: () => NovelWorkspace | undefin
         const pick = await vscode.window.showQuickPick(sessions.map((s) => ({
           label: s.title,
           description: s.id === novel.session?.header.id ? vscode.l10n.t('current') : undefined,
-          detail: vscode.l10n.t('{0} entries · last written {1}', s.entries, new Date(s.modified).toLocaleString()),
+          detail: s.tooLarge
+            ? vscode.l10n.t('too large to open · last written {0}', new Date(s.modified).toLocaleString())
+            : vscode.l10n.t('{0} entries · last written {1}', s.entries, new Date(s.modified).toLocaleString()),
           id: s.id,
         })), { title: vscode.l10n.t('Switch Session'), placeHolder: vscode.l10n.t('Choose a conversation') });
         target = pick?.id;
@@ -144,6 +146,8 @@ function sessionErrorText(err: unknown): string | undefined {
     case 'closed': return vscode.l10n.t('The novel was closed; reopen the folder to continue.');
     case 'invalid-backup': return vscode.l10n.t('That file is not a Worldline session backup, or it no longer exists.');
     case 'invalid-name': return vscode.l10n.t('That name cannot be used: a session needs a title of at least one character.');
+    case 'too-large': return vscode.l10n.t('This session file is too large to open safely. It is kept untouched; start a new session to write on (the Worldline log has the details).');
+    case 'not-a-file': return vscode.l10n.t('A session file is not a regular file (a folder, pipe or device has its name), so it cannot be opened. Move it out of .worldline/sessions.');
     default: return undefined;
   }
 }

@@ -104,7 +104,9 @@ export class NovelWorkspace implements vscode.Disposable {
   /** Opens the remembered session, if the novel has one. Never creates files. */
   async restoreCurrent(): Promise<void> {
     const id = await this.library.current();
-    const list = await this.library.list();
+    // A session over the size limits cannot open; the window starts on the newest one that can
+    // (the big file is kept, and Switch Session says why it will not open).
+    const list = (await this.library.list()).filter((s) => !s.tooLarge);
     const pick = list.find((s) => s.id === id) ?? list.sort((a, b) => b.modified - a.modified)[0];
     if (pick) await this.open(pick.id);
   }

@@ -4,6 +4,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { fileTimestamp } from '../session/clock';
+import { formatBytes, readBoundedFile } from '../session/jsonl-lines';
 import { AtomicWriteIo, nodeAtomicIo, writeFileAtomic } from '../common/atomic-write';
 import { WorldlineSidecar, WorldlinesFile, emptyWorldlinesFile, sidecarFor, withSidecar } from './sidecar-data';
 import { parseSidecar, serializeSidecar } from './sidecar-parse';
@@ -38,10 +39,27 @@ function errnoCode(e: unknown): string | undefined {
   return typeof e === 'object' && e !== null && 'code' in e ? String((e as { code: unknown }).code) : undefined;
 }
 
+/** Renames and deletes of saves take kilobytes; anything near this is not ours to read whole. */
+const MAX_SIDECAR_BYTES = 16 * 1024 * 1024;
+
 async function readRaw(file: string): Promise<{ read: SidecarRead; bytes?: Buffer }> {
   let bytes: Buffer;
   try {
-    bytes = await fsp.readFile(file);
+    const got = await readBoundedFile(file, MAX_SIDECAR_BYTES);
+    if (got.kind === 'missing') return { read: { data: emptyWorldlinesFile(), status: 'missing' } };
+    if (got.kind !== 'ok') {
+      const why = got.kind === 'too-large' ? `it is ${formatBytes(got.size)}, over the ${formatBytes(MAX_SIDECAR_BYTES)} limit` : 'it is not a regular file';
+      return {
+        read: {
+          data: emptyWorldlinesFile(),
+          status: 'unreadable',
+          problem:
+            `Worldline renames and deleted saves could not be read from ${file} (${why}). ` +
+            'They are shown as if there were none, and the file is left untouched; move it away to start afresh.',
+        },
+      };
+    }
+    bytes = got.bytes;
   } catch (e) {
     if (errnoCode(e) === 'ENOENT') return { read: { data: emptyWorldlinesFile(), status: 'missing' } };
     return {

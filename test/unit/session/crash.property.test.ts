@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import type { ChainEntry } from '../../../src/session/entries';
 import { Session } from '../../../src/session/session';
-import { FakeClock, assistant, removeTempDirs, tempDir, tool, user } from './helpers';
+import { FakeClock, assistant, entryLines, removeTempDirs, tempDir, tool, user } from './helpers';
 
 type Op =
   | { kind: 'user' | 'assistant' | 'tool'; text: string }
@@ -45,17 +45,6 @@ async function build(ops: Op[]): Promise<{ file: string; headerBytes: number }> 
   return { file, headerBytes };
 }
 
-/** Byte ranges of each entry line (without its newline), in file order. */
-function entryLines(buf: Buffer): { id: string; start: number; end: number }[] {
-  const out: { id: string; start: number; end: number }[] = [];
-  let start = buf.indexOf(0x0a) + 1;
-  while (start < buf.length) {
-    const end = buf.indexOf(0x0a, start);
-    out.push({ id: (JSON.parse(buf.toString('utf8', start, end)) as { id: string }).id, start, end });
-    start = end + 1;
-  }
-  return out;
-}
 
 describe('crash safety (property tests)', function () {
   this.timeout(20000);

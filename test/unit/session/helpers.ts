@@ -77,3 +77,15 @@ export function assistant(text: string, extra: Partial<Extract<NewChainEntry, { 
 export function tool(callId: string, result: string, name = 'append_file'): NewChainEntry {
   return { type: 'tool', callId, name, result, isError: false };
 }
+
+/** Byte ranges of each entry line (without its newline), in file order. */
+export function entryLines(buf: Buffer): { id: string; start: number; end: number }[] {
+  const out: { id: string; start: number; end: number }[] = [];
+  let start = buf.indexOf(0x0a) + 1;
+  while (start < buf.length) {
+    const end = buf.indexOf(0x0a, start);
+    out.push({ id: (JSON.parse(buf.toString('utf8', start, end)) as { id: string }).id, start, end });
+    start = end + 1;
+  }
+  return out;
+}
