@@ -4,6 +4,7 @@
 // provider prompt caches keep hitting.
 import type { ContextMessage } from '../session/entries';
 import { injectState } from '../state/inject';
+import { blockLines } from '../state/text';
 import type { OpenAIMessage, OpenAIToolCall } from '../model/streaming';
 import type { Lang } from './manuscript';
 import { SYSTEM_EN } from './prompts/en';
@@ -45,7 +46,8 @@ export interface RequestInput {
  */
 export function buildRequest(input: RequestInput): OpenAIMessage[] {
   let system = input.system;
-  const summary = input.summaryText?.trim() ?? '';
+  // Summaries stored before blockLines existed (or edited by hand) get the same line rules here.
+  const summary = blockLines(input.summaryText ?? '').trim();
   if (summary !== '') {
     const heading = input.lang === 'en' ? SYSTEM_EN.summaryHeading : SYSTEM_ZH.summaryHeading;
     system += `\n\n${heading}\n${summary}`;

@@ -4,6 +4,7 @@
 // already holds are skipped, identical texts are returned once, and the block lists the picks in
 // story order.
 import { clip } from '../state/json';
+import { oneLine } from '../state/text';
 import type { DocFreq } from './docFreq';
 import type { Embedder } from './embed';
 import { score as cosine, withDenseQuery, type Vector } from './vector';
@@ -143,7 +144,7 @@ export function formatRecall(hits: readonly RecallHit[], lang: Lang, maxChars = 
   const lines = picked
     .slice()
     .sort((a, b) => a.row.seq - b.row.seq)
-    .map((h) => `- ${ROLE_LABEL[lang][h.row.role]}${clip(h.row.text.replace(/\s*\n\s*/g, ' '), maxChars)}`);
+    .map((h) => `- ${ROLE_LABEL[lang][h.row.role]}${clip(oneLine(h.row.text), maxChars)}`);
   return [RECALL_HEADINGS[lang], RECALL_NOTE[lang], ...lines].join('\n');
 }
 

@@ -1,8 +1,8 @@
 // formatState: the block injected before the newest instruction. 【世界状态】 holds one fact per
 // line; 【登场名录】 holds the roster in one line. Presence is a plain string compare of `at` with
 // `location`: the program states two place names, the model judges what they mean.
-import { oneLine } from './patch';
 import { activeNames } from './roster';
+import { blockText, foldLabels, jsonLine } from './text';
 import { ROSTER_TABLES, type Lang, type RosterTable, type SceneState } from './types';
 
 export interface FormatOptions {
@@ -85,31 +85,37 @@ function labelsFor(lang: Lang): Labels {
 }
 
 /**
- * The 【世界状态】 block: one fact per line. The merge already keeps strings on one line; states
- * the novelist wrote whole, or stored before that rule, are flattened here too.
+ * The labels that open a line of the block, in both languages. A character's name opens its line,
+ * so a name such as "时间：子夜" is printed marked and cannot pass for the time line.
+ */
+const LINE_LABELS: readonly string[] = foldLabels([ZH, EN].flatMap((L) => [L.time, L.location, L.item, L.fact, L.thread, L.variables]));
+
+/**
+ * The 【世界状态】 block: one fact per line. Every model-written string goes through blockText:
+ * one line, no bidi controls, and marked when it opens like a header. The merge already keeps
+ * strings on one line; states the novelist wrote whole, or stored before these rules, are covered
+ * here, which is why the marking happens when printing and not in the stored state.
  */
 export function formatWorld(state: SceneState, lang: Lang): string {
   const L = labelsFor(lang);
-  const time = oneLine(state.time);
-  const location = oneLine(state.location);
+  const time = blockText(state.time);
+  const location = blockText(state.location);
   const lines = [L.world, L.time + (time || L.unknown), L.location + (location || L.unknown)];
   for (const name of Object.keys(state.characters)) {
     const c = state.characters[name];
     if (!c) continue;
-    let line = oneLine(name) + (c.at === state.location ? L.present : L.at(oneLine(c.at))) + L.affinity(c.affinity);
-    const status = oneLine(c.status);
-    const notes = oneLine(c.notes);
+    let line = blockText(name, LINE_LABELS) + (c.at === state.location ? L.present : L.at(blockText(c.at))) + L.affinity(c.affinity);
+    const status = blockText(c.status);
+    const notes = blockText(c.notes);
     if (status) line += L.sep + status;
     if (notes) line += L.sep + notes;
     lines.push(line);
   }
-  for (const s of state.items) lines.push(L.item + oneLine(s));
-  for (const s of state.facts) lines.push(L.fact + oneLine(s));
-  for (const s of state.threads) lines.push(L.thread + oneLine(s));
-  // JSON escapes \n but not U+2028/2029, which some readers take as line breaks.
-  if (state.variables && Object.keys(state.variables).length > 0) {
-    lines.push(L.variables + JSON.stringify(state.variables).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029'));
-  }
+  for (const s of state.items) lines.push(L.item + blockText(s));
+  for (const s of state.facts) lines.push(L.fact + blockText(s));
+  for (const s of state.threads) lines.push(L.thread + blockText(s));
+  // JSON escapes \n, but not NEL, U+2028/2029 or bidi controls: jsonLine does.
+  if (state.variables && Object.keys(state.variables).length > 0) lines.push(L.variables + jsonLine(state.variables));
   return lines.join('\n');
 }
 
@@ -158,8 +164,8 @@ export function formatState(state: SceneState, opts: FormatOptions): string {
   const tables: Entry[][] = ROSTER_TABLES.map((t, table) => {
     const roster = state.roster[t];
     return Object.keys(roster).map((name, rank) => ({
-      name: oneLine(name),
-      time: oneLine(roster[name] ?? ''),
+      name: blockText(name),
+      time: blockText(roster[name] ?? ''),
       showTime: true,
       show: true,
       active: active[t].has(name),

@@ -1,6 +1,7 @@
 // Warning texts in the project language. They are stored on the `state` entry and shown to the
 // scribe next turn, so each one says what was wrong AND how to write it instead.
 import { LIMITS } from './limits';
+import { oneLine } from './text';
 import type { Lang, ListField } from './types';
 
 export interface Messages {
@@ -115,9 +116,12 @@ export function messages(lang: Lang | undefined): Messages {
   return lang === 'en' ? en : zh;
 }
 
-/** Drops exact repeats and caps the count, so the scribe's next prompt stays short. */
+/**
+ * Drops exact repeats and caps the count, so the scribe's next prompt stays short. Each warning
+ * becomes one line: warnings quote model-written keys, and the prompt lists one per line.
+ */
 export function finishWarnings(list: string[], lang: Lang | undefined): string[] {
-  const unique = Array.from(new Set(list));
+  const unique = Array.from(new Set(list.map(oneLine)));
   if (unique.length <= LIMITS.warnings) return unique;
   const kept = unique.slice(0, LIMITS.warnings - 1);
   kept.push(messages(lang).moreWarnings(unique.length - kept.length));

@@ -1,10 +1,10 @@
 // normalizeState: repairs anything into a valid SceneState (for corrupt or old data), keeping what
 // can be kept. It reuses the merge rules: a state is read as a patch onto an empty state, after
 // its roster has been copied over, so first-seen times survive.
-import { clip, hasOwn, isPlainObject, setOwn } from './json';
+import { hasOwn, isPlainObject, setOwn } from './json';
 import { LIMITS, RESERVED_KEYS } from './limits';
 import { finishWarnings, messages } from './messages';
-import { mergePatch, oneLine, type ApplyOptions } from './patch';
+import { cleanText, mergePatch, type ApplyOptions } from './patch';
 import { emptyRoster } from './roster';
 import { ROSTER_TABLES, type MergeResult, type Roster, type SceneState } from './types';
 
@@ -25,11 +25,11 @@ function readRoster(x: unknown): Roster {
     const keys = Object.keys(table);
     // Keep the newest entries when over the cap (the oldest would be dropped first anyway).
     for (const raw of keys.slice(Math.max(0, keys.length - LIMITS.roster[t]))) {
-      const k = clip(oneLine(raw), keyMax(t)).trim();
+      const k = cleanText(raw, keyMax(t)).text;
       if (k === '' || RESERVED_KEYS.has(k) || hasOwn(out[t], k)) continue;
       const v = table[raw];
       // The roster is printed in one line as name@time: neither may break it.
-      setOwn(out[t], k, typeof v === 'string' ? clip(oneLine(v), LIMITS.place).trim() : '');
+      setOwn(out[t], k, typeof v === 'string' ? cleanText(v, LIMITS.place).text : '');
     }
   }
   return out;

@@ -5,6 +5,7 @@ import { clip, hasOwn, isPlainObject, setOwn, show, tooLong, typeName } from './
 import { LIMITS, RESERVED_KEYS } from './limits';
 import { messages, type Messages } from './messages';
 import { registerRoster } from './roster';
+import { oneLine } from './text';
 import { mergeVariables } from './variables';
 import { LIST_FIELDS, PATCH_FIELDS, type CharacterState, type Lang, type ListField, type SceneState } from './types';
 
@@ -16,20 +17,27 @@ export interface ApplyOptions {
 
 export type Warn = (w: string) => void;
 
+/** Unknown keys warned about per object: the warning sink keeps no more than this anyway. */
+const MAX_UNKNOWN_WARNED = 1000;
+
 const AFFINITY_STRING = /^\s*-?\d+(\.\d+)?\s*$/;
 
-/**
- * Line breaks and other control characters (C0, DEL, C1 such as NEL, U+2028/2029), with the spaces
- * around them. formatState prints one fact per line, so a model-written "林\n【世界状态】" would
- * otherwise add lines, or forge a header. The classes are disjoint, so this never backtracks.
- */
-const HAS_LINE_BREAKING = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
-const LINE_BREAKING = /\p{Zs}*(?:[\u0000-\u001f\u007f-\u009f\u2028\u2029]\p{Zs}*)+/gu;
+export { oneLine } from './text';
 
-/** `s` as one line: every run of control characters becomes one space; the result is trimmed. */
-export function oneLine(s: string): string {
-  // Most strings hold no control character: one quick test spares the slower replace.
-  return (HAS_LINE_BREAKING.test(s) ? s.replace(LINE_BREAKING, ' ') : s).trim();
+/**
+ * How much of a raw string is looked at before it is cleaned and clipped to `max`: room for the
+ * spaces and breaks that cleaning collapses, and a fixed ceiling however long the model wrote.
+ */
+function rawCap(max: number): number {
+  return max * 2 + 64;
+}
+
+/** `raw` cleaned to one line and clipped to `max`; `clipped` when anything was cut. Bounded work. */
+export function cleanText(raw: string, max: number): { text: string; clipped: boolean } {
+  const head = clip(raw, rawCap(max));
+  const s = oneLine(head);
+  if (tooLong(s, max)) return { text: clip(s, max).trim(), clipped: true };
+  return { text: s, clipped: head.length < raw.length };
 }
 
 /**
@@ -66,31 +74,24 @@ function readText(field: string, raw: unknown, max: number, m: Messages, warn: W
     warn(m.notString(field, typeName(raw)));
     return undefined;
   }
-  const s = oneLine(raw);
-  if (tooLong(s, max)) {
-    warn(m.clipped(field, max));
-    return clip(s, max).trim();
-  }
-  return s;
+  const { text, clipped } = cleanText(raw, max);
+  if (clipped) warn(m.clipped(field, max));
+  return text;
 }
 
 /** A usable character name, or undefined (with a warning). */
 export function cleanName(raw: string, m: Messages, warn: Warn): string | undefined {
-  const s = oneLine(raw);
-  if (s === '') {
+  const { text, clipped } = cleanText(raw, LIMITS.name);
+  if (text === '') {
     warn(m.badName(show(raw)));
     return undefined;
   }
-  if (RESERVED_KEYS.has(s)) {
-    warn(m.reservedName(s));
+  if (RESERVED_KEYS.has(text)) {
+    warn(m.reservedName(text));
     return undefined;
   }
-  if (tooLong(s, LIMITS.name)) {
-    const cut = clip(s, LIMITS.name).trim();
-    warn(m.nameClipped(cut, LIMITS.name));
-    return RESERVED_KEYS.has(cut) ? undefined : cut;
-  }
-  return s;
+  if (clipped) warn(m.nameClipped(text, LIMITS.name));
+  return text;
 }
 
 function applyCharacter(
@@ -106,6 +107,7 @@ function applyCharacter(
     return;
   }
   const ch: CharacterState = existing ? { ...existing } : { affinity: 0, status: '', notes: '', at: next.location };
+  let unknown = 0;
   for (const field of Object.keys(raw)) {
     const v = raw[field];
     const label = `characters.${name}.${field}`;
@@ -137,7 +139,7 @@ function applyCharacter(
         break;
       }
       default:
-        warn(m.unknownCharField(name, clip(field, 40)));
+        if (unknown++ < MAX_UNKNOWN_WARNED) warn(m.unknownCharField(name, clip(field, 40)));
     }
   }
   setOwn(next.characters, name, ch);
@@ -177,20 +179,18 @@ function applyList(next: SceneState, field: ListField, raw: unknown, scanLimit: 
   for (let i = 0; i < n; i++) {
     const el: unknown = raw[i];
     if (typeof el !== 'string') {
-      dropped.push(el);
+      if (dropped.length < 3) dropped.push(el);
       continue;
     }
-    let s = oneLine(el);
+    const cleaned = cleanText(el, LIMITS.listItem);
+    const s = cleaned.text;
     if (s === '') continue;
-    if (tooLong(s, LIMITS.listItem)) {
-      s = clip(s, LIMITS.listItem).trim();
-      clipped = true;
-    }
+    if (cleaned.clipped) clipped = true;
     if (seen.has(s)) continue;
     seen.add(s);
     out.push(s);
   }
-  if (dropped.length > 0) warn(m.listDropped(field, dropped.slice(0, 3).map((d) => show(d, 20)).join('、')));
+  if (dropped.length > 0) warn(m.listDropped(field, dropped.map((d) => show(d, 20)).join('、')));
   if (clipped) warn(m.clipped(field, LIMITS.listItem));
   const cap = LIMITS.list[field];
   // The scribe appends new entries at the end of the full list, so the tail is the newest.
@@ -212,9 +212,11 @@ export function mergePatch(next: SceneState, patch: unknown, opts: ApplyOptions,
     warn(m.patchNotObject(typeName(patch)));
     return done();
   }
+  let unknown = 0;
   for (const key of Object.keys(patch)) {
     if ((PATCH_FIELDS as readonly string[]).includes(key)) continue;
-    warn(key === 'roster' ? m.rosterIsProgram() : m.unknownField(clip(key, 40)));
+    if (key === 'roster') warn(m.rosterIsProgram());
+    else if (unknown++ < MAX_UNKNOWN_WARNED) warn(m.unknownField(clip(key, 40)));
   }
   // Fixed order: the place first, so new characters start "here" in the new scene.
   if (hasOwn(patch, 'time')) {

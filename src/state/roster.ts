@@ -13,8 +13,21 @@ export function emptyRoster(): Roster {
  * "黄铜怀表（青梧持有）" and "黄铜怀表（林砚持有）" are one item changing hands.
  */
 export function itemName(item: string): string {
-  const stripped = item.replace(/\s*[（(][^（()）]*[）)]\s*$/u, '').trim();
-  return stripped === '' ? item.trim() : stripped;
+  // By hand rather than /\s*[（(][^（()）]*[）)]\s*$/, which rescans a long run of spaces from each
+  // of its positions. Same result: the closer ends the string, the opener is the nearest before it.
+  const t = item.trimEnd();
+  const last = t.charCodeAt(t.length - 1);
+  if (last === 0xff09 || last === 0x29) {
+    for (let i = t.length - 2; i >= 0; i--) {
+      const c = t.charCodeAt(i);
+      if (c === 0xff09 || c === 0x29) break; // a second closer: not a trailing "(…)"
+      if (c === 0xff08 || c === 0x28) {
+        const stripped = t.slice(0, i).trim();
+        return stripped === '' ? item.trim() : stripped;
+      }
+    }
+  }
+  return item.trim();
 }
 
 /** The names each table holds right now (the scene's characters, places, items and threads). */

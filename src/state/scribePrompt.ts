@@ -2,6 +2,7 @@
 // current ledger, last merge's warnings and THIS turn — never the book — so the cost per turn stays
 // flat however long the novel grows.
 import { clip } from './json';
+import { jsonLine, oneLine } from './text';
 import type { Lang, SceneState } from './types';
 
 export interface ScribePromptInput {
@@ -130,7 +131,7 @@ export function ledgerJson(state: SceneState): string {
       locations: recent(state.roster.locations, new Set([state.location, ...Object.values(state.characters).map((c) => c.at)])),
     },
   ]);
-  return `{\n${fields.map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(',\n')}\n}`;
+  return `{\n${fields.map(([k, v]) => `${JSON.stringify(k)}: ${jsonLine(v)}`).join(',\n')}\n}`;
 }
 
 export function buildScribePrompt(input: ScribePromptInput): ScribePrompt {
@@ -145,7 +146,8 @@ export function buildScribePrompt(input: ScribePromptInput): ScribePrompt {
   parts.push(en ? '[Current ledger]' : '【当前账本】', ledgerJson(input.state), '');
   if (input.warnings.length > 0) {
     parts.push(en ? '[Warnings from the last merge — write it this way from now on]' : '【上次合并的告警】（以后照此改正写法）');
-    for (const w of input.warnings) parts.push(`- ${w}`);
+    // Stored warnings may predate the one-line rule; each stays one list item.
+    for (const w of input.warnings) parts.push(`- ${oneLine(w)}`);
     parts.push('');
   }
   parts.push(en ? '[This turn]' : '【本轮】');

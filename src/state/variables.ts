@@ -13,7 +13,10 @@ function short(path: string): string {
 interface Ctx {
   m: Messages;
   warn: (w: string) => void;
+  /** Values copied (sanitize). */
   nodes: number;
+  /** Patch keys looked at (mergeInto). */
+  keys: number;
 }
 
 /** Copies `x` as plain JSON; drops what cannot be stored, with a warning. `undefined` = dropped. */
@@ -43,7 +46,7 @@ function sanitize(x: unknown, path: string, depth: number, ctx: Ctx): unknown {
   }
   if (Array.isArray(x)) {
     const out: unknown[] = [];
-    for (let i = 0; i < x.length && out.length < LIMITS.variableFanout; i++) {
+    for (let i = 0; i < x.length && out.length < LIMITS.variableFanout && i < LIMITS.variableNodes; i++) {
       const v = sanitize(x[i], `${path}[${i}]`, depth + 1, ctx);
       if (v !== undefined) out.push(v);
     }
@@ -70,6 +73,11 @@ function sanitize(x: unknown, path: string, depth: number, ctx: Ctx): unknown {
 
 function mergeInto(target: Record<string, unknown>, patch: Record<string, unknown>, path: string, depth: number, ctx: Ctx): void {
   for (const k of Object.keys(patch)) {
+    // Deletions and refusals count too, so a flood of keys stops early.
+    if (++ctx.keys > LIMITS.variableNodes) {
+      if (ctx.keys === LIMITS.variableNodes + 1) ctx.warn(ctx.m.variableTooBig());
+      return;
+    }
     const p = path === '' ? k : `${path}.${k}`;
     if (RESERVED_KEYS.has(k)) {
       ctx.warn(ctx.m.variableReservedKey(short(p)));
@@ -104,7 +112,7 @@ export function mergeVariables(
     warn(m.variablesNotObject(typeName(patch)));
     return current;
   }
-  const ctx: Ctx = { m, warn, nodes: 0 };
+  const ctx: Ctx = { m, warn, nodes: 0, keys: 0 };
   const next = (current === undefined ? {} : structuredClone(current)) as Record<string, unknown>;
   mergeInto(next, patch, '', 0, ctx);
   const problems = checkState({ time: '', location: '', characters: {}, items: [], facts: [], threads: [], roster: { characters: {}, locations: {}, items: {}, threads: {} }, variables: next });
@@ -121,6 +129,6 @@ export function sanitizeVariables(x: unknown, m: Messages, warn: (w: string) => 
     warn(m.variablesNotObject(typeName(x)));
     return undefined;
   }
-  const out = sanitize(x, 'variables', 0, { m, warn, nodes: 0 });
+  const out = sanitize(x, 'variables', 0, { m, warn, nodes: 0, keys: 0 });
   return isPlainObject(out) ? out : undefined;
 }

@@ -6,12 +6,13 @@ import { applyPatch } from '../../../src/state/apply';
 import { formatState } from '../../../src/state/format';
 import { normalizeState } from '../../../src/state/normalize';
 import { oneLine } from '../../../src/state/patch';
+import { HEADER_MARK, opensLikeHeader } from '../../../src/state/text';
 import { stateAt } from '../../../src/state/stateAt';
 import { userEdit } from '../../../src/state/userEdit';
 import { ROSTER_TABLES, type Lang, type SceneState } from '../../../src/state/types';
 import { seedOpening } from './helpers';
 
-const BREAKS = ['\n', '\r\n', '\r', '\u0000', '\t', '\u000b', '\u000c', '\u001b', '\u007f', '\u0085', '\u2028', '\u2029'];
+const BREAKS = ['\n', '\r\n', '\r', '\u0000', '\t', '\u000b', '\u000c', '\u001b', '\u007f', '\u0085', '\u2028', '\u2029', '\u202e', '\u2066', '\u200f', '\u061c'];
 const HEADERS: Record<Lang, string[]> = { zh: ['【世界状态】', '【登场名录】'], en: ['[World State]', '[Roster]'] };
 
 /** Arbitrary text, with line breaks, control characters and header look-alikes mixed in often. */
@@ -120,27 +121,29 @@ describe('state/one line per fact', () => {
         const L = lang === 'zh' ? { item: '物品：', fact: '事实：', thread: '伏笔：' } : { item: 'Item: ', fact: 'Fact: ', thread: 'Thread: ' };
         // Exactly: header, time, location, one line per character, item, fact, thread, [variables].
         assert.equal(world.length, 3 + names.length + state.items.length + state.facts.length + state.threads.length + (hasVars ? 1 : 0));
+        // Each string as stored, or with the header mark in front when it opens like a header.
+        const shown = (s: string): string => (opensLikeHeader(s) ? HEADER_MARK + s : s);
         let i = 3;
-        for (const n of names) assert.ok(world[i++]?.startsWith(n));
-        for (const s of state.items) assert.equal(world[i++], L.item + s);
-        for (const s of state.facts) assert.equal(world[i++], L.fact + s);
-        for (const s of state.threads) assert.equal(world[i++], L.thread + s);
+        for (const n of names) {
+          const line = world[i++] ?? '';
+          assert.ok(line.startsWith(n) || line.startsWith(HEADER_MARK + n), line);
+        }
+        for (const s of state.items) assert.equal(world[i++], L.item + shown(s));
+        for (const s of state.facts) assert.equal(world[i++], L.fact + shown(s));
+        for (const s of state.threads) assert.equal(world[i++], L.thread + shown(s));
         // The roster is the one last line.
         const [worldHeader, rosterHeader] = HEADERS[lang];
         assert.equal(world[0], worldHeader);
         assert.ok(lines[lines.length - 1]?.startsWith(rosterHeader ?? '?'));
-        // No other line opens like a header, unless it is a character line whose name does.
-        const opener = lang === 'zh' ? '【' : '[';
+        // No other line opens like a header, not even a character line whose name does.
         world.forEach((line, k) => {
-          if (k === 0 || !line.startsWith(opener)) return;
-          const owner = names[k - 3];
-          assert.ok(owner !== undefined && owner.startsWith(opener), `line ${k} opens like a header: ${JSON.stringify(line)}`);
+          if (k > 0) assert.ok(!opensLikeHeader(line), `line ${k} opens like a header: ${JSON.stringify(line)}`);
         });
         // No stored string holds a line break at all.
         const strings = [state.time, state.location, ...state.items, ...state.facts, ...state.threads, ...names];
         for (const c of Object.values(state.characters)) strings.push(c.status, c.notes, c.at);
         for (const t of ROSTER_TABLES) for (const [k, v] of Object.entries(state.roster[t])) strings.push(k, v);
-        for (const s of strings) assert.ok(!/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(s), JSON.stringify(s));
+        for (const s of strings) assert.ok(!/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(s), JSON.stringify(s));
       }),
       { numRuns: 500 },
     );
