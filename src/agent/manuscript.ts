@@ -1,51 +1,8 @@
-// What counts as a manuscript file, and small text helpers shared by the tools, the chat view
-// and the status bar. Pure functions: no file system, no `vscode`.
-import picomatch from 'picomatch';
+// Small text helpers shared by the tools, the chat view and the status bar. Pure functions: no
+// file system, no `vscode`. What counts as a manuscript file is decided in src/project/manuscript.ts.
+export { isReservedSegment, RESERVED_SEGMENTS } from '../project/manuscript';
 
 export type Lang = 'zh' | 'en';
-
-/** Folder names that are never manuscript, in any letter case, at any depth. */
-export const RESERVED_SEGMENTS: readonly string[] = ['.git', '.worldline', 'node_modules'];
-
-// Characters some file systems ignore when comparing names (HFS+ drops zero-width joiners, so
-// ".g\u200cit" IS ".git" there); stripped before comparing with the reserved names.
-const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
-
-/**
- * True when a single path segment names a reserved folder. Compared after NFKC folding, removal of
- * ignorable code points and lower-casing, so ".GIT", "．git" and ".g\u200cit" are all caught.
- */
-export function isReservedSegment(segment: string): boolean {
-  const folded = segment.normalize('NFKC').replace(IGNORABLE, '').toLowerCase();
-  return RESERVED_SEGMENTS.includes(folded);
-}
-
-const matcherCache = new Map<string, (rel: string) => boolean>();
-
-function matcherFor(globs: readonly string[]): (rel: string) => boolean {
-  const key = globs.join('\0');
-  let m = matcherCache.get(key);
-  if (!m) {
-    // `windows: false`: inputs are always POSIX relative paths, whatever the host OS.
-    // `dot` stays false: hidden files and folders are not manuscript unless a glob names them.
-    const patterns = globs.map((g) => g.replace(/^(?:\.\/)+/, ''));
-    m = patterns.length === 0 ? () => false : picomatch(patterns, { windows: false });
-    if (matcherCache.size > 32) matcherCache.clear();
-    matcherCache.set(key, m);
-  }
-  return m;
-}
-
-/**
- * True when `rel` (a POSIX path relative to the novel folder) is a manuscript file: it matches one
- * of the globs and no segment is a reserved folder. Case-sensitive, like git pathspecs, so the
- * checkpoints track exactly the files the agent may touch.
- */
-export function isManuscriptFile(rel: string, globs: readonly string[]): boolean {
-  if (rel === '' || rel.startsWith('/')) return false;
-  if (rel.split('/').some(isReservedSegment)) return false;
-  return matcherFor(globs)(rel);
-}
 
 // Han ideographs and kana are counted one each (the 字数 convention); Hangul is written with spaces,
 // so it is counted in words like Latin text.

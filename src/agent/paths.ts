@@ -6,7 +6,8 @@
 import * as path from 'node:path';
 import type { ConfinementError, NonFileKind } from './confinedFile';
 import type { ManuscriptFs } from './fsNode';
-import { isManuscriptFile, isReservedSegment, type Lang } from './manuscript';
+import { manuscriptOf, type ManuscriptSpec } from '../project/manuscript';
+import { isReservedSegment, type Lang } from './manuscript';
 
 export type PathCheck = { ok: true; rel: string; abs: string } | { ok: false; error: string };
 export type ConfineCheck = { ok: true } | { ok: false; error: string };
@@ -36,18 +37,20 @@ function globList(globs: readonly string[]): string {
 }
 
 /** A path that the globs accept, for "such as …" hints; undefined when none of the usual ones fits. */
-export function examplePath(globs: readonly string[]): string | undefined {
-  return ['chapters/03.md', '03.md', 'chapters/03.txt', '03.txt'].find((p) => isManuscriptFile(p, globs));
+export function examplePath(globs: ManuscriptSpec): string | undefined {
+  const m = manuscriptOf(globs);
+  return ['chapters/03.md', '03.md', 'chapters/03.txt', '03.txt'].find((p) => m.matches(p));
 }
 
-function useRelative(lang: Lang, globs: readonly string[]): string {
+function useRelative(lang: Lang, globs: ManuscriptSpec): string {
   const ex = examplePath(globs);
   return ex
     ? t(lang, `Use a path relative to the novel folder, such as "${ex}".`, `请使用相对于小说文件夹的路径，例如 "${ex}"。`)
     : t(lang, 'Use a path relative to the novel folder.', '请使用相对于小说文件夹的路径。');
 }
 
-function allowedFiles(lang: Lang, globs: readonly string[]): string {
+function allowedFiles(lang: Lang, spec: ManuscriptSpec): string {
+  const globs = manuscriptOf(spec).globs;
   if (globs.length === 0) {
     return t(
       lang,
@@ -66,6 +69,7 @@ function reservedPurpose(segment: string, lang: Lang): string {
   const name = segment.normalize('NFKC').replace(/\p{Default_Ignorable_Code_Point}/gu, '').toLowerCase();
   if (name === '.git') return t(lang, "the novelist's git repository", '作者自己的 git 仓库');
   if (name === '.worldline') return t(lang, "Worldline's sessions and checkpoints", 'Worldline 的会话与存档');
+  if (name === '.vscode') return t(lang, "VS Code's settings for this folder", '这个文件夹的 VS Code 设置');
   return t(lang, 'installed packages', '安装的依赖包');
 }
 
@@ -80,7 +84,7 @@ function utf8Bytes(s: string): number {
  * inside `root`. Never touches the disk; `root` only serves to translate an absolute path that
  * already points into the novel into a hint.
  */
-export function resolveManuscriptPath(root: string, input: string, globs: readonly string[], lang: Lang = 'en'): PathCheck {
+export function resolveManuscriptPath(root: string, input: string, globs: ManuscriptSpec, lang: Lang = 'en'): PathCheck {
   if (typeof input !== 'string') {
     return fail(t(lang, `The path must be a string. ${useRelative(lang, globs)}`, `路径必须是字符串。${useRelative(lang, globs)}`));
   }
@@ -189,7 +193,7 @@ export function resolveManuscriptPath(root: string, input: string, globs: readon
   }
 
   const rel = segments.join('/');
-  if (!isManuscriptFile(rel, globs)) {
+  if (!manuscriptOf(globs).matches(rel)) {
     const hint = rel.toLowerCase() === 'worldline.yaml'
       ? t(lang, ' The scene state is read with world_state_get.', '场景状态请用 world_state_get 读取。')
       : '';
@@ -216,7 +220,7 @@ function relativeInside(realRoot: string, real: string): string | undefined {
  * get created). This is the friendly early check; `confinedFile.ts` enforces the same rules by
  * handle at the moment of reading or writing.
  */
-export async function confineReal(fs: ManuscriptFs, rel: string, globs: readonly string[], lang: Lang = 'en'): Promise<ConfineCheck> {
+export async function confineReal(fs: ManuscriptFs, rel: string, globs: ManuscriptSpec, lang: Lang = 'en'): Promise<ConfineCheck> {
   const realRoot = await fs.realpath('');
   if (realRoot === undefined) return fail(noRoot(lang));
   const segs = rel.split('/');
@@ -232,7 +236,7 @@ export async function confineReal(fs: ManuscriptFs, rel: string, globs: readonly
   return { ok: true };
 }
 
-async function linkRefusal(fs: ManuscriptFs, realRoot: string, rel: string, segs: string[], k: number, globs: readonly string[], lang: Lang): Promise<string> {
+async function linkRefusal(fs: ManuscriptFs, realRoot: string, rel: string, segs: string[], k: number, globs: ManuscriptSpec, lang: Lang): Promise<string> {
   const link = segs.slice(0, k).join('/');
   const real = await fs.realpath(link);
   if (real === undefined) {
@@ -247,7 +251,7 @@ async function linkRefusal(fs: ManuscriptFs, realRoot: string, rel: string, segs
     );
   }
   const realRel = [realLink, ...segs.slice(k)].join('/');
-  if (!isManuscriptFile(realRel, globs) || realRel.split('/').some(isReservedSegment)) {
+  if (!manuscriptOf(globs).matches(realRel)) {
     return t(
       lang,
       `"${rel}" is a link to "${realRel}", which is not a manuscript file, so it cannot be read or written. ${allowedFiles(lang, globs)}`,
@@ -313,7 +317,7 @@ export function confinementText(err: ConfinementError, lang: Lang): string {
 }
 
 /** Both stages in order: the lexical check, then the real-path check. */
-export async function resolveAndConfine(fs: ManuscriptFs, root: string, input: string, globs: readonly string[], lang: Lang = 'en'): Promise<PathCheck> {
+export async function resolveAndConfine(fs: ManuscriptFs, root: string, input: string, globs: ManuscriptSpec, lang: Lang = 'en'): Promise<PathCheck> {
   const lexical = resolveManuscriptPath(root, input, globs, lang);
   if (!lexical.ok) return lexical;
   const real = await confineReal(fs, lexical.rel, globs, lang);

@@ -9,13 +9,13 @@ import {
   detectEol,
   findOccurrences,
   formatCount,
-  isManuscriptFile,
   lineAtOffset,
   snippet,
   splitLines,
   withEol,
   type Lang,
 } from './manuscript';
+import { manuscriptOf, type ManuscriptSpec } from '../project/manuscript';
 import { isConfinementError } from './confinedFile';
 import { confineReal, confinementText, resolveAndConfine, resolveManuscriptPath } from './paths';
 
@@ -49,8 +49,8 @@ export interface ToolContext {
   fs: ManuscriptFs;
   /** Absolute path of the novel folder. */
   root: string;
-  /** Manuscript globs from worldline.yaml. */
-  globs: readonly string[];
+  /** The manuscript: the project config's matcher, or its globs (compiled by the same function). */
+  globs: ManuscriptSpec;
   /** The scene state on the current branch (may return a promise); a string is passed through. */
   getState: () => unknown;
   lang: Lang;
@@ -302,14 +302,15 @@ function fsError(err: unknown, rel: string, lang: Lang): ToolOutcome {
 
 async function listManuscript(ctx: ToolContext): Promise<ToolOutcome> {
   const { lang } = ctx;
-  const candidates = (await ctx.fs.list()).filter((p) => isManuscriptFile(p, ctx.globs)).sort(compareReadingOrder);
+  const manuscript = manuscriptOf(ctx.globs);
+  const candidates = (await ctx.fs.list()).filter((p) => manuscript.matches(p)).sort(compareReadingOrder);
   const rows: string[] = [];
   let hidden = 0;
   let total = 0;
   for (const rel of candidates) {
-    const lexical = resolveManuscriptPath(ctx.root, rel, ctx.globs, lang);
+    const lexical = resolveManuscriptPath(ctx.root, rel, manuscript, lang);
     // Files the tools could not open anyway (odd names, links, FIFOs, hard links) are not offered.
-    if (!lexical.ok || lexical.rel !== rel || !(await confineReal(ctx.fs, rel, ctx.globs, lang)).ok) {
+    if (!lexical.ok || lexical.rel !== rel || !(await confineReal(ctx.fs, rel, manuscript, lang)).ok) {
       hidden++;
       continue;
     }
@@ -327,7 +328,7 @@ async function listManuscript(ctx: ToolContext): Promise<ToolOutcome> {
     total += chars;
     rows.push(t(lang, `${rel} — ${en(chars, 'char')}, ${en(lines, 'line')}`, `${rel} — ${formatCount(chars)} 字，${formatCount(lines)} 行`));
   }
-  const globs = ctx.globs.join(', ');
+  const globs = manuscript.globs.join(', ');
   const skipped = hidden > 0
     ? t(lang, `\n(${en(hidden, 'more file')} not shown: links, files that are not plain files, or names the tools cannot use.)`, `\n（另有 ${hidden} 个文件未列出：链接、非普通文件，或工具无法使用的文件名。）`)
     : '';

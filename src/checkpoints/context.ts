@@ -1,7 +1,7 @@
 // What the snapshot and restore steps share: the runner, the per-store state and staging.
 // The state is per store and shared by every handle in the process (as the queue is), so two
 // handles on one book never disagree about the last checkpoint.
-import type { ManuscriptMatcher } from './globs';
+import type { ManuscriptMatcher } from '../project/manuscript';
 import type { GitRunner } from './gitRunner';
 import type { SyncResult } from './stage';
 import type { Head } from './store';

@@ -7,7 +7,7 @@ import { promises as fsp } from 'node:fs';
 import { resetSharedState, sharedState, type SharedState, type StoreContext } from './context';
 import { CheckpointError, messages, type CheckpointProblem, type CheckpointUnavailable } from './errors';
 import { vetStore } from './configCheck';
-import { compileGlobs, type ManuscriptMatcher } from './globs';
+import { compileManuscript, isGlobList, type ManuscriptMatcher, type ManuscriptSpec } from '../project/manuscript';
 import { classifyGitError, GitRunner } from './gitRunner';
 import { parseNameStatus } from './parse';
 import { bumpGeneration, enqueue, generationOf, stampsOf } from './queue';
@@ -21,7 +21,11 @@ import type { ChangedFile, CheckpointResult, Health, RestoreResult } from './typ
 import { DEFAULT_MAX_FILES } from './walk';
 
 export interface ShadowRepoOptions {
-  globs: string[];
+  /**
+   * The manuscript: the project config's matcher, or globs compiled by the same function (then any
+   * unusable pattern throws, or makes `open` report why).
+   */
+  globs: ManuscriptSpec;
   /** Path to git; default "git" on PATH. */
   gitBinary?: string;
   log?: (m: string) => void;
@@ -79,7 +83,7 @@ export class ShadowRepo {
     const paths = storePaths(root);
     const runner = new GitRunner({ ...paths, binary: opts.gitBinary, log: opts.log, staleLockMs: opts.staleLockMs });
     try {
-      const matcher = compileGlobs(opts.globs);
+      const matcher = manuscriptFrom(opts.globs);
       await requireFolder(paths.root);
       await checkGit(runner);
       return await enqueue(paths.gitDir, async () => {
@@ -112,7 +116,7 @@ export class ShadowRepo {
   static async rebuild(root: string, opts: ShadowRepoOptions): Promise<ShadowRepo> {
     const paths = storePaths(root);
     const runner = new GitRunner({ ...paths, binary: opts.gitBinary, log: opts.log, staleLockMs: opts.staleLockMs });
-    const matcher = compileGlobs(opts.globs);
+    const matcher = manuscriptFrom(opts.globs);
     await requireFolder(paths.root);
     await checkGit(runner);
     return enqueue(paths.gitDir, async () => {
@@ -310,9 +314,9 @@ export class ShadowRepo {
     });
   }
 
-  /** New manuscript globs; the next checkpoint tracks exactly what they match. Throws on bad globs. */
-  setGlobs(globs: string[]): void {
-    this.matcher = compileGlobs(globs);
+  /** A new manuscript; the next checkpoint tracks exactly what it matches. Throws on unusable globs. */
+  setGlobs(globs: ManuscriptSpec): void {
+    this.matcher = manuscriptFrom(globs);
   }
 
   // ---- internals: they run inside the queue, so they never call exclusive() ----
@@ -382,4 +386,13 @@ export class ShadowRepo {
 async function requireFolder(root: string): Promise<void> {
   const st = await fsp.stat(root).catch(() => null);
   if (!st?.isDirectory()) throw new CheckpointError('error', `The book folder ${root} cannot be opened.`);
+}
+
+/** The matcher of a spec; globs go through the project's one compiler, and must all be usable. */
+function manuscriptFrom(spec: ManuscriptSpec): ManuscriptMatcher {
+  if (!isGlobList(spec)) return spec;
+  const { matcher, problems } = compileManuscript(spec);
+  const first = problems[0];
+  if (first) throw new CheckpointError('badInput', messages.badGlobs(first.message.replace(/\.$/, '')));
+  return matcher;
 }

@@ -5,7 +5,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { CheckpointError } from './errors';
-import type { ManuscriptMatcher } from './globs';
+import type { ManuscriptMatcher } from '../project/manuscript';
 import type { GitRunner } from './gitRunner';
 import { parseLsFilesTagged } from './parse';
 import { walkManuscript, type SkippedPath } from './walk';

@@ -1,4 +1,5 @@
-// Lists the manuscript: every regular file under the book folder that the globs match. We walk in
+// Lists the manuscript: every regular file under the book folder that the project's manuscript
+// matcher (src/project/manuscript.ts) accepts; the checkpoints track and the word count counts these. We walk in
 // Node rather than letting git walk, because git would apply the novelist's .gitignore and stop at
 // nested repositories. Decisions:
 //  - nested git repositories: their files are manuscript like any others (their `.git` is skipped
@@ -8,7 +9,7 @@
 import { promises as fsp, type Dirent } from 'node:fs';
 import * as path from 'node:path';
 import { CheckpointError, messages } from './errors';
-import { isExcludedSegment, type ManuscriptMatcher } from './globs';
+import { isReservedSegment, type ManuscriptMatcher } from '../project/manuscript';
 
 export interface SkippedPath {
   path: string;
@@ -27,7 +28,7 @@ export const DEFAULT_MAX_FILES = 100_000;
 export async function walkManuscript(root: string, matcher: ManuscriptMatcher, maxFiles = DEFAULT_MAX_FILES): Promise<WalkResult> {
   const result: WalkResult = { files: [], skipped: [], nestedRepos: [] };
 
-  async function visit(rel: string, depth: number): Promise<void> {
+  async function visit(rel: string): Promise<void> {
     let entries: Dirent[];
     try {
       entries = await fsp.readdir(rel === '' ? root : path.join(root, ...rel.split('/')), { withFileTypes: true });
@@ -43,11 +44,11 @@ export async function walkManuscript(root: string, matcher: ManuscriptMatcher, m
         if (rel !== '') result.nestedRepos.push(rel);
         continue;
       }
-      if (isExcludedSegment(e.name, depth)) continue;
+      if (isReservedSegment(e.name)) continue;
       let kind = direntKind(e);
       if (kind === 'unknown') kind = await lstatKind(path.join(root, ...child.split('/')));
       if (kind === 'dir') {
-        if (matcher.mayContain(child)) subdirs.push(visit(child, depth + 1));
+        if (matcher.mayContain(child)) subdirs.push(visit(child));
       } else if (kind === 'file') {
         if (matcher.matches(child)) {
           result.files.push(child);
@@ -60,7 +61,7 @@ export async function walkManuscript(root: string, matcher: ManuscriptMatcher, m
     await Promise.all(subdirs);
   }
 
-  await visit('', 0);
+  await visit('');
   return result;
 }
 

@@ -1,6 +1,7 @@
 // worldline.yaml: the project file. Read tolerantly: every problem becomes a message with a line
 // number and the default for that field is used, so a typo never stops the novelist from writing.
 import { LineCounter, parseDocument, isMap, visit, type Document } from 'yaml';
+import { compileManuscript, type ManuscriptMatcher } from './manuscript';
 
 export type ProjectLanguage = 'zh' | 'en';
 export type LanguageSetting = ProjectLanguage | 'auto';
@@ -19,7 +20,13 @@ export interface OpeningScene {
 export interface ProjectConfig {
   title: string;
   language: LanguageSetting;
+  /** The usable `manuscript:` globs, as written (problem patterns left out). */
   manuscript: string[];
+  /**
+   * The one manuscript matcher, compiled from `manuscript` (src/project/manuscript.ts): the agent's
+   * tools, the checkpoints, the unsaved-editor checks and the word count all ask it.
+   */
+  manuscriptMatcher: ManuscriptMatcher;
   style: string;
   opening: OpeningScene;
   variables: Record<string, unknown>;
@@ -46,6 +53,7 @@ export function defaultConfig(): ProjectConfig {
     title: '',
     language: 'auto',
     manuscript: [...DEFAULT_MANUSCRIPT],
+    manuscriptMatcher: compileManuscript(DEFAULT_MANUSCRIPT).matcher,
     style: '',
     opening: { time: '', location: '', characters: [] },
     variables: {},
@@ -149,9 +157,18 @@ export function parseProjectConfig(text: string, uiLang: ProjectLanguage = 'en')
   }
   if ('manuscript' in root) {
     const v = root.manuscript;
-    const list = typeof v === 'string' ? [v] : v;
-    if (Array.isArray(list) && list.length > 0 && list.every((g) => typeof g === 'string' && g.trim() !== '')) {
-      config.manuscript = list.map((g: string) => g.trim());
+    const list: unknown = typeof v === 'string' ? [v] : v;
+    if (Array.isArray(list) && list.length > 0) {
+      // Each unusable pattern is reported on its own line and left out; none usable → the default.
+      const compiled = compileManuscript(list, uiLang);
+      for (const p of compiled.problems) {
+        const line = p.index === undefined || typeof v === 'string' ? lineOf(['manuscript']) ?? keyLine('manuscript') : lineOf(['manuscript', p.index]);
+        problems.push({ line, message: p.message });
+      }
+      if (compiled.usable) {
+        config.manuscript = [...compiled.matcher.globs];
+        config.manuscriptMatcher = compiled.matcher;
+      }
     } else {
       wrongType(['manuscript'], 'a list of glob patterns such as "chapters/**/*.md"', '一组路径模式，如「chapters/**/*.md」');
     }

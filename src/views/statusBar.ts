@@ -1,12 +1,17 @@
 // The status bar item: model, turn phase, and the manuscript's length with this turn's delta
 // (CJK characters count one each, Latin words one each).
 import * as vscode from 'vscode';
-import { countWords, isManuscriptFile } from '../agent/manuscript';
+import { countWords } from '../agent/manuscript';
+import { walkManuscript } from '../checkpoints';
+import { isManuscriptAt } from '../project/manuscript';
 import { turnWordDelta } from '../agent/wordDelta';
 import type { ToolChange } from '../agent/tools';
 import { isDemoModel, readSettings, type AgentController } from './agentController';
 import type { NovelWorkspace } from './novel';
 import type { Log } from './log';
+
+/** A manuscript of more files than this is not counted (the walk stops and the count is left out). */
+const MAX_COUNTED_FILES = 20_000;
 
 export class WorldlineStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('worldline.status', vscode.StatusBarAlignment.Left, 50);
@@ -32,7 +37,7 @@ export class WorldlineStatusBar implements vscode.Disposable {
       }),
       vscode.workspace.onDidSaveTextDocument((doc) => {
         const novel = this.getNovel();
-        if (novel && isManuscriptFile(vscode.workspace.asRelativePath(doc.uri, false), novel.config.manuscript)) this.scheduleCount();
+        if (novel && doc.uri.scheme === 'file' && isManuscriptAt(novel.config.manuscriptMatcher, novel.root.fsPath, doc.uri.fsPath)) this.scheduleCount();
       }),
     );
     void this.count();
@@ -83,15 +88,11 @@ export class WorldlineStatusBar implements vscode.Disposable {
     const seq = ++this.counts;
     try {
       let total = 0;
-      const seen = new Set<string>();
-      for (const glob of novel.config.manuscript) {
-        const files = await vscode.workspace.findFiles(new vscode.RelativePattern(novel.root, glob), '{**/.git/**,**/.worldline/**,**/node_modules/**}', 20000);
-        for (const uri of files) {
-          if (seen.has(uri.toString())) continue;
-          seen.add(uri.toString());
-          const text = await readText(uri);
-          if (text !== undefined) total += countWords(text);
-        }
+      // The checkpoints' own walk with the project's one matcher: counted ⇔ tracked ⇔ the agent's.
+      const { files } = await walkManuscript(novel.root.fsPath, novel.config.manuscriptMatcher, MAX_COUNTED_FILES);
+      for (const rel of files) {
+        const text = await readText(vscode.Uri.joinPath(novel.root, ...rel.split('/')));
+        if (text !== undefined) total += countWords(text);
       }
       if (seq > this.shownCount) {
         this.shownCount = seq;

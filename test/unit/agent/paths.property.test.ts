@@ -5,8 +5,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { resolveManuscriptPath } from '../../../src/agent/paths';
-import { isManuscriptFile, isReservedSegment } from '../../../src/agent/manuscript';
+import { isReservedSegment } from '../../../src/agent/manuscript';
+import { manuscriptOf } from '../../../src/project/manuscript';
 import { GLOBS, SECRET, makeSandbox, snapshot, trySymlink, type Sandbox } from './toolsHelpers';
+
+const isManuscriptFile = (rel: string, globs: readonly string[]) => manuscriptOf(globs).matches(rel);
 
 const PIECES = [
   '..', '.', '/', '\\', '//', 'C:', 'c:\\', '\\\\', '\0', ':', '*', '~', ' ', '\u200c', '．', '%2e', '%2e%2e', '%2f', '%5c',

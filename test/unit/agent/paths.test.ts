@@ -107,12 +107,32 @@ describe('agent/paths resolveManuscriptPath', () => {
   });
 
   it('refuses files outside the manuscript globs and lists the globs', () => {
-    for (const p of ['notes.json', 'worldline.yaml', 'chapters/01.md.bak', 'a.MD', 'chapters']) {
+    for (const p of ['notes.json', 'worldline.yaml', 'chapters/01.md.bak', 'chapters']) {
       const e = refuse(p);
       assert.match(e, /not a manuscript file/, p);
       assert.match(e, /\*\*\/\*\.md, \*\*\/\*\.txt/, p);
     }
     assert.match(refuse('worldline.yaml'), /world_state_get/);
+    // Letter case is ignored, as the file systems of macOS and Windows do (one file, one answer).
+    assert.equal(accept('a.MD'), 'a.MD');
+  });
+
+  it('never admits the project file or VS Code settings, whatever the globs say', () => {
+    for (const globs of [['**'], ['**/*', '!drafts/**'], ['*.yaml', '*.json', '.vscode/**']]) {
+      assert.match(refuse('worldline.yaml', globs), /not a manuscript file/, globs.join());
+      assert.match(refuse('WorldLine.YAML', globs), /not a manuscript file/, globs.join());
+      assert.match(refuse('.vscode/settings.json', globs), /VS Code's settings/, globs.join());
+    }
+    assert.equal(accept('scripts/x.js', ['**']), 'scripts/x.js', 'what the globs name is the novelist\'s choice');
+    assert.match(refuse('scripts/x.js', ['**/*.md', '!drafts/**']), /not a manuscript file/);
+    assert.match(refuse('drafts/a.md', ['**/*.md', '!drafts/**']), /not a manuscript file/);
+  });
+
+  it('reads "*.md" at any depth and "chapters/" as the files below any folder of that name', () => {
+    assert.equal(accept('chapters/01.md', ['*.md']), 'chapters/01.md');
+    assert.equal(accept('chapters/part 1/01.md', ['chapters/']), 'chapters/part 1/01.md');
+    assert.equal(accept('chapters/01.txt', ['chapters']), 'chapters/01.txt');
+    assert.match(refuse('notes/01.md', ['chapters/']), /not a manuscript file/);
   });
 
   it('treats hidden files and folders as non-manuscript unless a glob names them', () => {
@@ -126,8 +146,9 @@ describe('agent/paths resolveManuscriptPath', () => {
     assert.equal(accept('chapters/a/b.md', globs), 'chapters/a/b.md');
     assert.match(refuse('notes.md', globs), /chapters\/\*\*\/\*\.md/);
     assert.equal(examplePath(['book/*.txt']), undefined);
-    assert.equal(examplePath(['*.txt']), '03.txt');
-    assert.match(refuse('../x.txt', ['*.txt']), /such as "03\.txt"/);
+    assert.equal(examplePath(['*.txt']), 'chapters/03.txt', '"*.txt" matches at any depth');
+    assert.equal(examplePath(['*.txt', '!chapters/']), '03.txt');
+    assert.match(refuse('../x.txt', ['*.txt', '!chapters/']), /such as "03\.txt"/);
   });
 
   it('refuses everything when no globs are configured, saying how to fix it', () => {

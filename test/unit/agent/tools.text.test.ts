@@ -9,18 +9,19 @@ import {
   detectEol,
   findOccurrences,
   formatCount,
-  isManuscriptFile,
   isReservedSegment,
   lineAtOffset,
   parseChineseNumber,
   splitLines,
   withEol,
 } from '../../../src/agent/manuscript';
+import { manuscriptOf } from '../../../src/project/manuscript';
 
 const GLOBS = ['**/*.md', '**/*.txt'];
+const isManuscriptFile = (rel: string, globs: readonly string[]) => manuscriptOf(globs).matches(rel);
 
 describe('agent/manuscript helpers', () => {
-  it('isManuscriptFile follows the globs and never admits reserved folders', () => {
+  it('the manuscript the tools see follows the globs and never admits reserved folders', () => {
     assert.ok(isManuscriptFile('01.md', GLOBS));
     assert.ok(isManuscriptFile('a/b/c.txt', GLOBS));
     assert.ok(isManuscriptFile('第一卷/第一章 开端.md', GLOBS));
@@ -35,7 +36,7 @@ describe('agent/manuscript helpers', () => {
   });
 
   it('isReservedSegment folds case, width and ignorable characters', () => {
-    for (const s of ['.git', '.GIT', '.Worldline', 'node_modules', 'Node_Modules', '．ｇｉｔ', '.g\u200cit', '.git\ufeff']) assert.ok(isReservedSegment(s), s);
+    for (const s of ['.git', '.GIT', '.Worldline', 'node_modules', 'Node_Modules', '．ｇｉｔ', '.g\u200cit', '.git\ufeff', '.vscode', '.VSCode']) assert.ok(isReservedSegment(s), s);
     for (const s of ['git', '.gitignore', '.github', 'worldline', 'modules']) assert.ok(!isReservedSegment(s), s);
   });
 
