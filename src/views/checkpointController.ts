@@ -5,9 +5,13 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { RestoreBlockedError, ShadowRepo, isCheckpointProblem, type RestoreResult } from '../checkpoints';
-import { isManuscriptFile } from '../agent/manuscript';
+import { isManuscriptAt } from '../project/manuscript';
 import type { CheckpointEntry } from '../session/entries';
 import type { Session } from '../session/session';
+import {
+  answerStillCurrent, branchOf, markBranch, openingOf, proseAndChatLanding, proseToFollow, saveLanding,
+  type Branch, type BranchMark, type StaleReason,
+} from '../story';
 import type { NovelWorkspace } from './novel';
 import { waitForDocumentsToMatchDisk } from './docSync';
 import type { Log } from './log';
@@ -255,7 +259,9 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
       this.notify('info', vscode.l10n.t('There is no checkpoint to restore yet: one is taken at the end of every agent turn.'));
       return undefined;
     }
-    return this.restoreAt(session, target, withChat ? target.id : undefined);
+    // With the chat, the leaf goes to the end of that turn (after its state and save), as the core decides.
+    const land = withChat ? () => proseAndChatLanding(this.branch(session), target.id)?.leafId ?? target.id : undefined;
+    return this.restoreAt(session, target, land, this.mark(session));
   }
 
   /**
@@ -266,16 +272,17 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
   async load(entryId: string): Promise<RestoreResult | 'cancelled' | undefined> {
     const session = this.getNovel()?.session;
     if (!session || !session.get(entryId)) return undefined;
-    const target = session.lastOnPath('checkpoint', entryId);
-    if (target) return this.restoreAt(session, target, entryId);
+    const landing = saveLanding(this.branch(session), entryId);
+    if (!landing) return undefined;
+    if (landing.checkpoint) return this.restoreAt(session, landing.checkpoint, () => landing.leafId, this.mark(session));
     if (this.isBusy()) return this.refuseBusy();
     const action: UndoAction = { kind: 'chat', session, leafBefore: session.leafId };
-    await this.navigateQuietly(session, entryId);
+    await this.navigateQuietly(session, landing.leafId);
     this.undoStack.push(action);
     const undo = vscode.l10n.t('Undo');
     const text = vscode.l10n.t('This save was made before any checkpoint, so its prose cannot be restored: only the chat went back to it, and the manuscript stays as it is. Undo moves the chat back.');
     this.log.info(text);
-    this.background(vscode.window.showWarningMessage(text, undo).then((pick) => (pick === undo ? this.undo(action) : undefined)), 'undo');
+    this.offerUndo(vscode.window.showWarningMessage(text, undo), undo, action);
     return undefined;
   }
 
@@ -284,13 +291,40 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
     return undefined;
   }
 
-  /** The manuscript becomes `target`'s; with `leafTo` the leaf moves there too (prose and chat). */
-  private async restoreAt(session: Session, target: CheckpointEntry, leafTo: string | undefined): Promise<RestoreResult | 'cancelled' | undefined> {
+  /** The session's Branch (one cached value per leaf and entry count). */
+  private branch(session: Session): Branch {
+    const novel = this.getNovel();
+    const lang = novel?.language ?? 'en';
+    return branchOf(session, { opening: openingOf(novel?.config.opening ?? {}, lang), lang });
+  }
+
+  private mark(session: Session): BranchMark {
+    return markBranch(session, this.isBusy());
+  }
+
+  /**
+   * An answer to a question asked on `asked` still applies to the branch the novelist is on now.
+   * If not, the action is dropped: logged, and said when a question was asked (`tell`).
+   */
+  private stillCurrent(asked: BranchMark, tell: boolean): boolean {
+    const session = this.getNovel()?.session;
+    const check = session ? answerStillCurrent(asked, this.mark(session), session) : { current: false, reason: 'session' as const };
+    if (check.current) return true;
+    this.log.info(`an answer came after the branch changed (${check.reason}); nothing was restored`);
+    if (tell) this.notify('info', staleAnswerText(check.reason));
+    return false;
+  }
+
+  /**
+   * The manuscript becomes `target`'s; with `land` the leaf moves too (prose and chat), to where
+   * `land` says once the prose is back (a scene state the scribe wrote meanwhile is counted).
+   * `asked` is the branch the restore was chosen on: if it moved while a question was open, nothing happens.
+   */
+  private async restoreAt(session: Session, target: CheckpointEntry, land: (() => string) | undefined, asked: BranchMark): Promise<RestoreResult | 'cancelled' | undefined> {
     if (this.isBusy()) return this.refuseBusy();
-    const leafBefore = session.leafId;
     let result: RestoreResult | 'cancelled' | undefined;
     try {
-      result = await this.restoreCommit(target.commit, { quiet: false, undoable: true });
+      result = await this.restoreCommit(target.commit, { quiet: false, undoable: true, asked: { mark: asked, tell: true } });
     } catch (err) {
       const message = errorText(err);
       this.log.error(`restore failed: ${message}`);
@@ -298,7 +332,8 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
       return undefined;
     }
     if (result === 'cancelled' || result === undefined) return result;
-    const action = this.pushRestore(result, session, leafTo !== undefined ? leafBefore : undefined);
+    const leafTo = land?.();
+    const action = this.pushRestore(result, session, leafTo !== undefined ? session.leafId : undefined);
     if (leafTo !== undefined) await this.navigateQuietly(session, leafTo);
     this.report(result, leafTo !== undefined, action);
     return result;
@@ -346,7 +381,9 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
       this.notify('warning', this.unavailableText());
       return undefined;
     }
+    const asked = current ? this.mark(current) : undefined;
     if ((await this.saveOrCancel()) === 'cancel') return 'cancelled';
+    if (asked && !this.stillCurrent(asked, true)) return undefined;
     // Without a restore of this window on record, the newest one in the store (made before the
     // window opened) is undone: its prose only, since where the chat was is not known.
     const result = await repo.undoLastRestore(top?.undoRef);
@@ -376,17 +413,21 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
     if (this.navigatingSelf || this.isBusy() || session.readOnly) return;
     const setting = vscode.workspace.getConfiguration('worldline').get<FollowSetting>('proseFollowsBranch', 'ask');
     if (setting === 'never') return;
-    const now = session.lastOnPath('checkpoint');
-    const before = session.lastOnPath('checkpoint', previousLeaf);
-    if (!now || now.commit === before?.commit) return;
+    // The branch the question is about: an answer that comes after it moved is dropped.
+    const asked = this.mark(session);
+    const now = proseToFollow(this.branch(session), previousLeaf);
+    if (!now) return;
     const repo = await this.store();
     if (!repo) return;
     const changed = await repo.changedFiles(now.commit).catch(() => []);
     if (changed.length === 0) return;
-    if (setting === 'ask' && !(await this.followPrompt(changed.length))) return;
+    // Without a question (setting "always") a newer move brings its own prose: dropped quietly.
+    const tell = setting === 'ask';
+    if (tell && !(await this.followPrompt(changed.length))) return;
+    if (!this.stillCurrent(asked, tell)) return;
     let result: RestoreResult | 'cancelled' | undefined;
     try {
-      result = await this.restoreCommit(now.commit, { quiet: false, undoable: true });
+      result = await this.restoreCommit(now.commit, { quiet: false, undoable: true, asked: { mark: asked, tell } });
     } catch (err) {
       // Refused whole (something not ours in the way): the novelist is told why the prose stayed.
       if (!(err instanceof RestoreBlockedError)) throw err;
@@ -416,14 +457,21 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
     }
   }
 
-  /** The manuscript becomes `commit`'s; unsaved manuscript editors are saved first, or nothing happens. */
-  private async restoreCommit(commit: string, opts: { quiet: boolean; undoable: boolean }): Promise<RestoreResult | 'cancelled' | undefined> {
+  /**
+   * The manuscript becomes `commit`'s; unsaved manuscript editors are saved first, or nothing
+   * happens. With `asked`, the restore is dropped (undefined) when the branch moved since it was chosen.
+   */
+  private async restoreCommit(
+    commit: string,
+    opts: { quiet: boolean; undoable: boolean; asked?: { mark: BranchMark; tell: boolean } },
+  ): Promise<RestoreResult | 'cancelled' | undefined> {
     const repo = await this.store();
     if (!repo) {
       if (!opts.quiet) this.notify('warning', this.unavailableText());
       return undefined;
     }
     if ((await this.saveOrCancel()) === 'cancel') return 'cancelled';
+    if (opts.asked && !this.stillCurrent(opts.asked.mark, opts.asked.tell)) return undefined;
     const result = await repo.restore(commit, { undoable: opts.undoable });
     await this.settle(result);
     return result;
@@ -468,8 +516,7 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
   }
 
   private isManuscript(novel: NovelWorkspace, uri: vscode.Uri): boolean {
-    const rel = path.relative(novel.root.fsPath, uri.fsPath).split(path.sep).join('/');
-    return !rel.startsWith('..') && !path.isAbsolute(rel) && isManuscriptFile(rel, novel.config.manuscript);
+    return isManuscriptAt(novel.config.manuscriptMatcher, novel.root.fsPath, uri.fsPath);
   }
 
   private report(result: RestoreResult, withChat: boolean, action: UndoAction | undefined): void {
@@ -481,7 +528,26 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
       ? vscode.l10n.t('Prose and chat restored: {0} file(s) written, {1} removed.', result.written.length, result.deleted.length)
       : vscode.l10n.t('Prose restored: {0} file(s) written, {1} removed. The chat stays where it is.', result.written.length, result.deleted.length)) + which;
     this.log.info(`${text} written: ${result.written.join(', ') || '-'}; removed: ${result.deleted.join(', ') || '-'}`);
-    this.background(vscode.window.showInformationMessage(text, ...(action ? [undo] : [])).then((pick) => (pick === undo ? this.undo(action) : undefined)), 'undo');
+    this.offerUndo(vscode.window.showInformationMessage(text, ...(action ? [undo] : [])), undo, action);
+  }
+
+  /**
+   * An Undo button on a notification: it can be clicked long after (the notification waits in the
+   * bell). A click after the story moved on is dropped with a word; the command still undoes.
+   */
+  private offerUndo(shown: Thenable<string | undefined>, undo: string, action: UndoAction | undefined): void {
+    const session = this.getNovel()?.session;
+    const asked = session ? this.mark(session) : undefined;
+    this.background(shown.then((pick) => {
+      if (pick !== undo) return undefined;
+      const now = this.getNovel()?.session;
+      if (asked && !(now && answerStillCurrent(asked, this.mark(now), now).current)) {
+        this.log.info('an Undo button was clicked after the branch changed; nothing was undone');
+        this.notify('info', vscode.l10n.t('The story moved on since that restore, so this Undo button no longer applies and nothing was changed. To take the restore back anyway, run "Worldline: Undo Last Restore".'));
+        return undefined;
+      }
+      return this.undo(action);
+    }), 'undo');
   }
 
   /** A warning shown at most once per distinct text in this window; `offerRebuild` adds the way out. */
@@ -560,6 +626,12 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
+}
+
+function staleAnswerText(reason: StaleReason): string {
+  return reason === 'busy'
+    ? vscode.l10n.t('The agent started writing while this question was waiting, so nothing was restored: the prose stays as it is.')
+    : vscode.l10n.t('The story moved on while this question was waiting, so nothing was restored: the prose stays as it is. Choose again from where you are now.');
 }
 
 function restrictedText(): string {

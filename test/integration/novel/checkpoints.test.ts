@@ -139,7 +139,9 @@ describe('Checkpoints: Undo takes back exactly the last restore', function () {
 
     const restored = await vscode.commands.executeCommand<unknown>('worldline.restoreProseAndChat', afterA.id);
     assert.ok(restored && restored !== 'cancelled');
-    assert.equal(session.leafId, afterA.id);
+    // The leaf lands at the end of turn A, after its scene state: prose and state agree.
+    assert.equal(session.lastOnPath('checkpoint')?.id, afterA.id);
+    assert.equal(session.get(session.leafId!)?.type, 'state');
     assert.doesNotMatch(prose(), /【乙】/);
 
     // Regenerate turn A: its prose goes back to before the turn, then the agent writes again.

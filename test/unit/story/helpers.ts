@@ -1,0 +1,115 @@
+// A small book for the story tests: a real folder with a chapter, a real checkpoint store (git),
+// a real session file, and the entries each verb writes, in the order the extension writes them
+// (instruction → reply → checkpoint → scene state [→ save]). The restores do what the shell does:
+// ask the core where to land, restore that checkpoint, move the leaf there.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { ShadowRepo } from '../../../src/checkpoints';
+import type { ChainEntry, CheckpointEntry, SaveEntry, StateEntry, UserEntry } from '../../../src/session/entries';
+import { Session } from '../../../src/session/session';
+import { openingState } from '../../../src/state/opening';
+import type { SceneState } from '../../../src/state/types';
+import { branchOf, proseAndChatLanding, saveLanding, type Branch, type BranchOptions } from '../../../src/story';
+import { planNewSave } from '../../../src/worldline/plan';
+import { ok, openRepo, tmpDir } from '../checkpoints/helpers';
+
+export const CHAPTER = 'chapters/01.md';
+
+/** A valid scene state at in-story time `time` (the schema checks every stored state). */
+export function sceneAt(time: string): SceneState {
+  return openingState({ time, location: '客栈' });
+}
+
+export const OPTIONS: BranchOptions = { opening: sceneAt('开场'), lang: 'zh' };
+
+export interface TurnEntries {
+  user: UserEntry;
+  checkpoint: CheckpointEntry;
+  state?: StateEntry;
+}
+
+export class Book {
+  private constructor(
+    readonly root: string,
+    readonly repo: ShadowRepo,
+    readonly session: Session,
+  ) {}
+
+  static async open(title = '雨夜'): Promise<Book> {
+    const root = tmpDir('wl-story-');
+    fs.mkdirSync(path.join(root, 'chapters'), { recursive: true });
+    fs.writeFileSync(path.join(root, CHAPTER), '# 第一章\n');
+    fs.mkdirSync(path.join(root, '.worldline', 'sessions'), { recursive: true });
+    const repo = await openRepo(root);
+    const session = await Session.create(path.join(root, '.worldline', 'sessions', 's1.jsonl'), { id: 's1', title });
+    return new Book(root, repo, session);
+  }
+
+  get prose(): string {
+    return fs.readFileSync(path.join(this.root, CHAPTER), 'utf8');
+  }
+
+  /** The novelist (or the agent's tool) adds to the chapter. */
+  write(text: string): void {
+    fs.appendFileSync(path.join(this.root, CHAPTER), text);
+  }
+
+  branch(leafId?: string | null): Branch {
+    return branchOf(this.session, OPTIONS, leafId === undefined ? this.session.leafId : leafId);
+  }
+
+  /** One agent turn: the instruction, the reply writing `prose`, the checkpoint, the scribe's state (unless `scribe: false`). */
+  async turn(instruction: string, prose: string, opts: { time?: string; scribe?: boolean } = {}): Promise<TurnEntries> {
+    const user = (await this.session.append({ type: 'user', text: instruction })) as UserEntry;
+    this.write(prose);
+    await this.session.append({ type: 'assistant', text: '写好了。', model: 'test-model', finish: 'stop' });
+    const checkpoint = await this.checkpoint(user.id, false);
+    if (!checkpoint) throw new Error('a turn always has a checkpoint');
+    if (opts.scribe === false) return { user, checkpoint };
+    const state = (await this.session.append({ type: 'state', state: sceneAt(opts.time ?? instruction), by: 'scribe', warnings: [] })) as StateEntry;
+    return { user, checkpoint, state };
+  }
+
+  /** A checkpoint of the manuscript as it is (`onlyIfChanged`: the pin before a send or a save). */
+  async checkpoint(turnId: string, onlyIfChanged: boolean): Promise<CheckpointEntry | undefined> {
+    const previous = this.session.lastOnPath('checkpoint')?.commit;
+    const result = onlyIfChanged && previous !== undefined
+      ? await this.repo.checkpointIfChanged(turnId, this.session.header.id, previous)
+      : await this.repo.checkpoint(turnId, this.session.header.id);
+    if (result === null) return undefined;
+    const made = ok(result);
+    return (await this.session.append({ type: 'checkpoint', commit: made.commit, ref: made.ref, changed: made.changed })) as CheckpointEntry;
+  }
+
+  /** Save Point: the prose pinned when it changed, then the save as planNewSave says. */
+  async savePoint(name: string): Promise<{ save: SaveEntry; pinned: CheckpointEntry | undefined }> {
+    const pinned = await this.checkpoint(`save-${this.session.entryCount}`, true);
+    const save = (await this.session.append(planNewSave({ name, lang: 'zh', tree: this.session }))) as SaveEntry;
+    return { save, pinned };
+  }
+
+  /** Restore Prose and Chat as the shell does it. */
+  async restoreProseAndChat(checkpointId: string): Promise<{ written: string[]; leafId: string }> {
+    const landing = proseAndChatLanding(this.branch(), checkpointId);
+    if (!landing?.checkpoint) throw new Error(`${checkpointId} is not a checkpoint`);
+    const result = await this.repo.restore(landing.checkpoint.commit, { undoable: true });
+    await this.session.navigate(landing.leafId);
+    return { written: result.written, leafId: landing.leafId };
+  }
+
+  /** Load Save as the shell does it. */
+  async loadSave(saveEntryId: string): Promise<void> {
+    const landing = saveLanding(this.branch(), saveEntryId);
+    if (!landing) throw new Error(`${saveEntryId} is not a save`);
+    if (landing.checkpoint) await this.repo.restore(landing.checkpoint.commit, { undoable: true });
+    await this.session.navigate(landing.leafId);
+  }
+
+  entry(id: string): ChainEntry {
+    return this.session.get(id) as ChainEntry;
+  }
+
+  async close(): Promise<void> {
+    await this.session.close();
+  }
+}
