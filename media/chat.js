@@ -1,13 +1,22 @@
 // Chat page. Renders the current branch sent by the extension. Model text is only ever set with
 // textContent, so a reply holding <script> or <img onerror> shows literally.
+// @ts-check
+/** @typedef {import('../src/protocol/chat').ToChatPage} ToChatPage */
+/** @typedef {import('../src/protocol/chat').FromChatPage} FromChatPage */
+/** @typedef {import('../src/protocol/chat').ChatModel} ChatModel */
+/** @typedef {import('../src/protocol/chat').ChatMessage} ChatMessage */
+/** @typedef {import('../src/protocol/chat').ChatToolLine} ChatToolLine */
 (function () {
+  /** @type {VsCodeApi<FromChatPage>} */
   const vscode = acquireVsCodeApi();
   const { el, fmt } = window.worldlineDom;
   const boot = JSON.parse(document.getElementById('bootstrap').textContent || '{}');
   const L = boot.labels || {};
   const saved = vscode.getState() || {};
+  /** @type {ChatModel | null} */
   let model = saved.model || null;
   let draft = saved.draft || '';
+  /** @type {{ text: string, tools: ChatToolLine[] } | null} */
   let stream = null;
   let editing = null; // { id, text }
 
@@ -62,6 +71,7 @@
     persist();
   }
 
+  /** @param {ChatToolLine[] | undefined} tools */
   function toolLines(tools) {
     if (!tools || !tools.length) return null;
     return el('div', { class: 'tools' }, tools.map((t) => t.path && !t.isError
@@ -69,6 +79,7 @@
       : el('span', { class: t.isError ? 'bad' : '' }, '↳ ' + t.text)));
   }
 
+  /** @param {ChatMessage} m */
   function actions(m) {
     const bar = el('div', { class: 'actions', role: 'toolbar', 'aria-label': L.actions });
     const dis = busy();
@@ -79,6 +90,7 @@
       next.disabled = dis || m.variant.index >= m.variant.count - 1;
       bar.append(el('span', { class: 'variants', 'data-testid': 'variants' }, prev, el('span', {}, `${m.variant.index + 1}/${m.variant.count}`), next));
     }
+    /** @type {(icon: string, label: string, msg: FromChatPage) => void} */
     const add = (icon, label, msg) => { const b = iconButton(icon, label, () => vscode.postMessage(msg)); b.disabled = dis; bar.append(b); };
     if (m.role === 'assistant') add('refresh', L.regenerate, { type: 'regenerate', id: m.id });
     const editBtn = iconButton('edit', L.edit, () => { editing = { id: m.id, text: m.text }; render(); });
@@ -95,6 +107,7 @@
     return bar;
   }
 
+  /** @param {ChatMessage} m */
   function editBox(m) {
     const ta = el('textarea', { rows: Math.min(16, Math.max(3, m.text.split('\n').length + 1)), 'aria-label': L.edit });
     ta.value = editing.text;
@@ -107,6 +120,7 @@
       button(L.cancel, L.cancel, () => { editing = null; render(); })));
   }
 
+  /** @param {ChatMessage} m */
   function messageNode(m) {
     const cls = ['msg', m.role, m.hidden ? 'hidden' : '', m.finish === 'error' ? 'error' : '', m.finish === 'aborted' ? 'aborted' : ''].join(' ');
     const who = el('div', { class: 'who' }, el('span', {}, m.role === 'user' ? L.you : L.agent),
@@ -163,6 +177,7 @@
   }
 
   window.addEventListener('message', (event) => {
+    /** @type {ToChatPage} */
     const msg = event.data;
     if (!msg || typeof msg !== 'object') return;
     // A render carries the streaming block as of that moment: a tool line recorded in the message

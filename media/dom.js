@@ -1,5 +1,6 @@
 // Shared by the webview pages: build DOM from data. Text always goes in as text nodes, so model
 // text can never become markup.
+// @ts-check
 (function () {
   function el(tag, attrs, ...children) {
     const node = document.createElement(tag);

@@ -1,12 +1,18 @@
 // Worldline graph page: draws the view model as SVG built with DOM calls; every name is set with
 // textContent, never parsed as markup.
+// @ts-check
+/** @typedef {import('../src/protocol/graph').ToGraphPage} ToGraphPage */
+/** @typedef {import('../src/protocol/graph').FromGraphPage} FromGraphPage */
+/** @typedef {import('../src/worldline/view').WorldlineView} WorldlineView */
 (function () {
+  /** @type {VsCodeApi<FromGraphPage>} */
   const vscode = acquireVsCodeApi();
   const boot = JSON.parse(document.getElementById('bootstrap').textContent || '{}');
   const L = boot.labels || {};
   const NS = 'http://www.w3.org/2000/svg';
   const root = document.createElement('main');
   document.body.appendChild(root);
+  /** @type {WorldlineView | null} */
   let view = (vscode.getState() || {}).view || null;
 
   function svg(tag, attrs, text) {
@@ -92,6 +98,7 @@
   }
 
   window.addEventListener('message', (event) => {
+    /** @type {ToGraphPage} */
     const msg = event.data;
     if (msg && msg.type === 'render' && msg.view) { view = msg.view; render(); }
   });

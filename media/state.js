@@ -1,11 +1,18 @@
 // Scene State page. Renders the state sent by the extension; every model-written string is set
 // with textContent (never innerHTML). Edits go back as typed messages and are validated there.
+// @ts-check
+/** @typedef {import('../src/protocol/state').ToStatePage} ToStatePage */
+/** @typedef {import('../src/protocol/state').FromStatePage} FromStatePage */
+/** @typedef {import('../src/protocol/state').StateViewModel} StateViewModel */
+/** @typedef {import('../src/state/types').SceneState} SceneState */
 (function () {
+  /** @type {VsCodeApi<FromStatePage>} */
   const vscode = acquireVsCodeApi();
   const { el, fmt } = window.worldlineDom;
   const boot = JSON.parse(document.getElementById('bootstrap').textContent || '{}');
   const L = boot.labels || {};
   const saved = vscode.getState() || {};
+  /** @type {StateViewModel | null} */
   let model = saved.model || null;
   let ui = Object.assign({ tab: 'characters', filter: '', yamlOpen: false, yamlText: '', editing: null }, saved.ui || {});
   let banner = null;
@@ -14,6 +21,7 @@
   document.body.appendChild(root);
 
   const persist = () => vscode.setState({ model, ui });
+  /** @param {FromStatePage} m */
   const send = (m) => vscode.postMessage(m);
   const disabled = () => !model || model.readOnly;
 
@@ -30,13 +38,13 @@
           : el('input', { type: f.type || 'text', 'aria-label': f.label, placeholder: f.placeholder });
         input.value = f.value;
         inputs[f.key] = input;
-        input.addEventListener('keydown', (e) => { if (e.key === 'Escape') { ui.editing = null; render(); } });
+        input.addEventListener('keydown', (e) => { if (/** @type {KeyboardEvent} */ (e).key === 'Escape') { ui.editing = null; render(); } });
         return el('label', {}, el('span', { class: 'muted' }, f.label), input);
       }),
       el('div', { class: 'row' },
         el('button', { class: 'primary', type: 'submit' }, L.save),
         el('button', { type: 'button', onclick: () => { ui.editing = null; render(); } }, L.cancel)));
-    setTimeout(() => { const first = form.querySelector('input,textarea'); if (first) first.focus(); }, 0);
+    setTimeout(() => { const first = /** @type {HTMLElement | null} */ (form.querySelector('input,textarea')); if (first) first.focus(); }, 0);
     return form;
   }
 
@@ -46,6 +54,7 @@
     persist();
   }
 
+  /** @param {SceneState} s */
   function sceneHeader(s) {
     if (ui.editing === 'scene') {
       return inlineForm([
@@ -94,6 +103,7 @@
       c.notes ? el('div', { class: 'field' }, el('span', { class: 'k' }, L.notes), c.notes) : null);
   }
 
+  /** @param {SceneState} s */
   function characters(s) {
     const names = Object.keys(s.characters);
     const present = names.filter((n) => s.characters[n].at === s.location);
@@ -126,6 +136,7 @@
       values.length ? el('ul', { class: 'list' }, values.map((v) => el('li', {}, v))) : el('div', { class: 'muted' }, L.empty));
   }
 
+  /** @param {SceneState} s */
   function roster(s) {
     const tabs = [['characters', L.rosterCharacters], ['locations', L.rosterLocations], ['items', L.rosterItems], ['threads', L.rosterThreads]];
     const table = s.roster[ui.tab] || {};
@@ -147,7 +158,7 @@
   }
 
   function scribe() {
-    const st = model.scribe || {};
+    const st = /** @type {Partial<StateViewModel['scribe']>} */ (model.scribe || {});
     const box = el('section', {}, el('h3', {}, L.scribe));
     if (st.running) box.appendChild(el('div', {}, el('span', { class: 'spinner', 'aria-hidden': 'true' }), ' ', L.scribeRunning));
     if (st.last) {
@@ -156,7 +167,7 @@
     } else if (!st.running) {
       box.appendChild(el('div', { class: 'muted' }, L.scribeNever));
     }
-    const source = model.source || {};
+    const source = /** @type {Partial<StateViewModel['source']>} */ (model.source || {});
     box.appendChild(el('div', { class: 'muted' }, L['source_' + (source.by || 'opening')] || source.by));
     const warnings = [...(source.warnings || []), ...(model.readWarnings || [])];
     if (warnings.length) box.appendChild(el('div', { class: 'banner warning' }, el('strong', {}, L.warnings), el('ul', { class: 'list' }, warnings.map((w) => el('li', {}, w)))));
@@ -189,6 +200,7 @@
   }
 
   window.addEventListener('message', (event) => {
+    /** @type {ToStatePage} */
     const msg = event.data;
     if (!msg || typeof msg !== 'object') return;
     if (msg.type === 'render') { model = msg.model; render(); }

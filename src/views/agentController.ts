@@ -19,41 +19,12 @@ import type { Log } from './log';
 import type { StateViewProvider } from './stateView';
 import type { CheckpointController } from './checkpointController';
 import type { MemoryController } from './memoryController';
+import { ApiKeys, readSettings, type WorldlineSettings } from './settings';
+import { endpointOrigin, scribeHasOwnEndpoint, type RequestKeys } from '../model/keys';
 
-export const SECRET_KEY = 'worldline.apiKey';
-/** The scribe's (and summariser's) own key, for a scribe on another endpoint; else the main key. */
-export const SCRIBE_SECRET_KEY = 'worldline.scribeApiKey';
-
-export async function scribeApiKey(secrets: vscode.SecretStorage): Promise<string> {
-  // Never send the scribe's key to the main endpoint (after scribe.baseUrl was cleared, say).
-  const settings = readSettings();
-  const own = settings.scribeBaseUrl !== settings.baseUrl ? await secrets.get(SCRIBE_SECRET_KEY) : undefined;
-  return own ?? (await secrets.get(SECRET_KEY)) ?? '';
-}
 export const DEMO_MODEL = 'worldline-demo';
-
-export interface AgentSettings {
-  baseUrl: string;
-  model: string;
-  scribeBaseUrl: string;
-  scribeModel: string;
-  maxToolSteps: number;
-  temperature: number;
-}
-
-export function readSettings(): AgentSettings {
-  const c = vscode.workspace.getConfiguration('worldline');
-  const baseUrl = c.get<string>('baseUrl', 'https://api.openai.com/v1').trim() || 'https://api.openai.com/v1';
-  const model = c.get<string>('model', '').trim();
-  return {
-    baseUrl,
-    model,
-    scribeBaseUrl: c.get<string>('scribe.baseUrl', '').trim() || baseUrl,
-    scribeModel: c.get<string>('scribe.model', '').trim() || model,
-    maxToolSteps: Math.max(1, Math.min(100, c.get<number>('maxToolSteps', 12))),
-    temperature: Math.max(0, Math.min(2, c.get<number>('temperature', 0.8))),
-  };
-}
+// Settings and keys live in ./settings; re-exported for the views that read them from here.
+export { readSettings, type AgentSettings } from './settings';
 
 export function isDemoModel(model: string): boolean {
   return model === DEMO_MODEL || model.startsWith(`${DEMO_MODEL}-`);
@@ -92,7 +63,7 @@ export class AgentController implements vscode.Disposable {
   onTurnEnd: ((result: TurnResult) => void) | undefined;
 
   constructor(
-    private readonly secrets: vscode.SecretStorage,
+    private readonly keys: ApiKeys,
     private readonly getNovel: () => NovelWorkspace | undefined,
     private readonly stateView: StateViewProvider,
     private readonly checkpoints: CheckpointController,
@@ -137,7 +108,9 @@ export class AgentController implements vscode.Disposable {
       this.setNotice({ kind: 'error', text: vscode.l10n.t('Choose a model first (Worldline: Select Model), and set your API key if the endpoint needs one.'), action: 'selectModel' });
       return undefined;
     }
-    const apiKey = (await this.secrets.get(SECRET_KEY)) ?? '';
+    const keys = await this.keys.forRequests(settings);
+    if (!this.keysUsable(keys, settings)) return undefined;
+    const apiKey = keys.main;
     const lang = novel.language;
     const root = novel.root;
     const toolContext: ToolContext = {
@@ -147,7 +120,7 @@ export class AgentController implements vscode.Disposable {
       getState: () => stateAt(session.path(), novel.config.opening, { lang }).state,
       lang,
     };
-    const scribeClient = createChatClient({ baseURL: settings.scribeBaseUrl, apiKey: await scribeApiKey(this.secrets), model: settings.scribeModel });
+    const scribeClient = createChatClient({ baseURL: settings.scribeBaseUrl, apiKey: keys.scribe, model: settings.scribeModel });
     const deps = {
       client: createStreamingClient({ baseURL: settings.baseUrl, apiKey, model: settings.model }),
       toolContext,
@@ -185,6 +158,24 @@ export class AgentController implements vscode.Disposable {
     this.unqueued = undefined;
     this.runnerSession = session;
     return this.runner;
+  }
+
+  /**
+   * A key set for another endpoint than the current one is not sent (the core's rule). The writing
+   * model's key stops the turn with a word to the novelist, since the endpoint changed under it;
+   * the scribe's is logged and the scribe goes without. Only origins are logged, never keys.
+   */
+  private keysUsable(keys: RequestKeys, settings: WorldlineSettings): boolean {
+    // Origins only: an endpoint setting may carry user info (https://user:secret@host).
+    for (const w of keys.withheld) this.log.warn(`api key: the ${w.role} key was set for ${w.setFor}, not sent to ${endpointOrigin(w.endpoint) ?? 'a non-http(s) address'}`);
+    const main = keys.withheld.find((w) => w.role === 'main');
+    if (!main) return true;
+    this.setNotice({
+      kind: 'error',
+      text: vscode.l10n.t('Your API key was set for {0}, but worldline.baseUrl now points to {1}, so it was not sent. Run Set API Key for the new endpoint (an empty key removes the old one), or change the setting back.', main.setFor, settings.baseUrl),
+      action: 'setKey',
+    });
+    return false;
   }
 
   private onEvent(e: TurnEvent): void {
@@ -375,12 +366,13 @@ export class AgentController implements vscode.Disposable {
 
   /**
    * Set API Key: the main endpoint's key, or, when the scribe has an endpoint of its own, the
-   * scribe's (asked which). An empty key removes it (the scribe then uses the main one).
+   * scribe's (asked which). The key is bound to that endpoint and goes nowhere else. An empty key
+   * removes it.
    */
   async setApiKey(key?: string, target?: 'main' | 'scribe'): Promise<boolean> {
     const settings = readSettings();
     let which = target;
-    if (which === undefined && settings.scribeBaseUrl !== settings.baseUrl) {
+    if (which === undefined && scribeHasOwnEndpoint(settings.endpoints)) {
       const picked = await vscode.window.showQuickPick(
         [
           { label: vscode.l10n.t('The writing model'), description: settings.baseUrl, which: 'main' as const },
@@ -391,16 +383,19 @@ export class AgentController implements vscode.Disposable {
       if (!picked) return false;
       which = picked.which;
     }
-    const secret = which === 'scribe' ? SCRIBE_SECRET_KEY : SECRET_KEY;
+    const role = which ?? 'main';
     const value = key ?? await vscode.window.showInputBox({
-      title: which === 'scribe' ? vscode.l10n.t('Set API Key for the Scribe') : vscode.l10n.t('Set API Key'),
-      prompt: vscode.l10n.t('The key for your OpenAI-compatible endpoint. It is kept in VS Code\'s secret storage, never in settings or logs.'),
+      title: role === 'scribe' ? vscode.l10n.t('Set API Key for the Scribe') : vscode.l10n.t('Set API Key'),
+      prompt: vscode.l10n.t('The key for {0}. It is kept in VS Code\'s secret storage, never in settings or logs, and is sent to this endpoint only.', role === 'scribe' ? settings.scribeBaseUrl : settings.baseUrl),
       password: true,
       ignoreFocusOut: true,
     });
     if (value === undefined) return false;
-    if (value.trim() === '') await this.secrets.delete(secret);
-    else await this.secrets.store(secret, value.trim());
+    const stored = await this.keys.set(role, value, settings);
+    if (!stored.ok) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('The key was not stored: {0} is not an http(s) address, so there is no endpoint to bind it to. Fix the setting first.', stored.endpoint));
+      return false;
+    }
     this.setNotice(undefined);
     return true;
   }
@@ -409,7 +404,7 @@ export class AgentController implements vscode.Disposable {
     let chosen = model;
     if (!chosen) {
       const settings = readSettings();
-      const known = await this.listModels(settings.baseUrl);
+      const known = await this.listModels(settings);
       const items: (vscode.QuickPickItem & { id?: string })[] = known.map((id) => ({ label: id, description: isDemoModel(id) ? vscode.l10n.t('demo model (scripted, offline)') : undefined, id }));
       items.push({ label: vscode.l10n.t('Enter a model name…') });
       const pick = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Select Model'), placeHolder: settings.model || settings.baseUrl });
@@ -422,10 +417,10 @@ export class AgentController implements vscode.Disposable {
     return chosen.trim();
   }
 
-  private async listModels(baseUrl: string): Promise<string[]> {
+  private async listModels(settings: WorldlineSettings): Promise<string[]> {
     try {
-      const key = (await this.secrets.get(SECRET_KEY)) ?? '';
-      const res = await fetch(`${baseUrl.replace(/\/+$/, '')}/models`, {
+      const key = (await this.keys.forRequests(settings)).main;
+      const res = await fetch(`${settings.baseUrl.replace(/\/+$/, '')}/models`, {
         headers: key ? { Authorization: `Bearer ${key}` } : {},
         signal: AbortSignal.timeout(5000),
       });

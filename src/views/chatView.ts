@@ -4,25 +4,24 @@
 import * as vscode from 'vscode';
 import { buildTranscript, type TranscriptMessage } from '../agent/transcript';
 import { resolveManuscriptPath } from '../agent/paths';
-import { buildPage, mediaRoots } from './webviewHtml';
-import type { ChatModel, ChatStream, FromChatPage, ToChatPage } from './chatProtocol';
+import { WebviewHost, type PageSpec } from './webviewHost';
+import { decodeFromChatPage, type ChatModel, type ChatStream, type FromChatPage, type ToChatPage } from '../protocol/chat';
 import { isDemoModel, readSettings, type AgentController } from './agentController';
 import type { NovelWorkspace } from './novel';
 import type { Log } from './log';
 import type { Session } from '../session/session';
 import type { ChainEntry } from '../session/entries';
 
-export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
-  private view: vscode.WebviewView | undefined;
-  private readonly disposables: vscode.Disposable[] = [];
+export class ChatViewProvider extends WebviewHost<ToChatPage, FromChatPage> {
   private pendingInput: string | undefined;
 
   constructor(
-    private readonly extensionUri: vscode.Uri,
-    private readonly getNovel: () => NovelWorkspace | undefined,
+    extensionUri: vscode.Uri,
+    getNovel: () => NovelWorkspace | undefined,
     private readonly agent: AgentController,
-    private readonly log: Log,
+    log: Log,
   ) {
+    super(extensionUri, getNovel, log, decodeFromChatPage);
     this.disposables.push(agent.onDidChange((what) => {
       if (what === 'stream') this.postStream();
       else if (what === 'phase') this.post({ type: 'phase', phase: agent.phase, busy: agent.busy || agent.phase !== 'idle' });
@@ -30,27 +29,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     }));
   }
 
-  resolveWebviewView(view: vscode.WebviewView): void {
-    this.view = view;
-    view.webview.options = { enableScripts: true, localResourceRoots: mediaRoots(this.extensionUri) };
-    view.webview.html = buildPage(view.webview, this.extensionUri, {
-      title: vscode.l10n.t('Chat'),
-      scripts: ['dom.js', 'chat.js'],
-      styles: ['common.css', 'chat.css'],
-      lang: this.getNovel()?.language === 'zh' ? 'zh-CN' : 'en',
-      bootstrap: { labels: chatLabels() },
-    });
-    this.disposables.push(
-      view.webview.onDidReceiveMessage((m: FromChatPage) => void this.onMessage(m).catch((err: unknown) => {
-        const message = err instanceof Error ? err.message : String(err);
-        this.log.error(message);
-        void vscode.window.showErrorMessage(message);
-      })),
-      view.onDidChangeVisibility(() => view.visible && this.refresh()),
-      view.onDidDispose(() => {
-        if (this.view === view) this.view = undefined;
-      }),
-    );
+  protected page(): PageSpec {
+    return { title: vscode.l10n.t('Chat'), name: 'chat', labels: chatLabels() };
   }
 
   /** The messages of the current branch, as the page shows them. */
@@ -115,16 +95,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     if (s) this.post({ type: 'stream', text: s.text, tools: s.tools });
   }
 
-  private post(message: ToChatPage): void {
-    void this.view?.webview.postMessage(message);
-  }
-
   private find(id: string): TranscriptMessage | undefined {
     return this.transcript().find((m) => m.id === id);
   }
 
   async onMessage(m: FromChatPage): Promise<void> {
-    if (!m || typeof m !== 'object') return;
     const novel = this.getNovel();
     const session = novel?.session;
     switch (m.type) {
@@ -132,7 +107,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         this.refresh();
         return;
       case 'send':
-        if (typeof m.text === 'string' && m.text.trim()) await this.agent.send(m.text);
+        if (m.text.trim()) await this.agent.send(m.text);
         return;
       case 'stop':
         this.agent.stop();
@@ -156,7 +131,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         await this.switchVariant(m.id, m.delta);
         return;
       case 'edit': {
-        if (!msg || typeof m.text !== 'string' || !this.agent.guard(vscode.l10n.t('edit'))) return;
+        if (!msg || !this.agent.guard(vscode.l10n.t('edit'))) return;
         if (m.asBranch && msg.role === 'user') {
           await this.agent.editAsBranch(msg.id, m.text);
         } else if (m.asBranch && msg.role === 'assistant') {
@@ -170,7 +145,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       }
       case 'hide':
         if (!msg || !this.agent.guard(vscode.l10n.t('hide'))) return;
-        for (const id of msg.entryIds) await session.appendSide({ type: 'hide', targetId: id, hidden: m.hidden === true });
+        for (const id of msg.entryIds) await session.appendSide({ type: 'hide', targetId: id, hidden: m.hidden });
         return;
       case 'branchHere':
         if (!msg || !this.agent.guard(vscode.l10n.t('branch'))) return;
@@ -224,17 +199,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   private async openFile(input: string): Promise<void> {
     const novel = this.getNovel();
-    if (!novel || typeof input !== 'string') return;
+    if (!novel) return;
     const checked = resolveManuscriptPath(novel.root.fsPath, input, novel.config.manuscript, novel.language);
     if (!checked.ok) {
       void vscode.window.showWarningMessage(checked.error);
       return;
     }
     await vscode.window.showTextDocument(vscode.Uri.file(checked.abs), { preview: false });
-  }
-
-  dispose(): void {
-    for (const d of this.disposables) d.dispose();
   }
 }
 

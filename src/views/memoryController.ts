@@ -13,44 +13,25 @@ import { stateAt } from '../state/stateAt';
 import type { ExtraTool } from '../agent/turnTypes';
 import { isChainEntry, type ContextMessage } from '../session/entries';
 import type { Session } from '../session/session';
-import { readSettings, scribeApiKey, SECRET_KEY } from './agentController';
+import { readMemorySettings, readSettings, type ApiKeys } from './settings';
 import type { NovelWorkspace } from './novel';
 import type { Log } from './log';
-
-export interface MemorySettings {
-  everyTurns: number;
-  keepTurns: number;
-  recallCount: number;
-  embeddingModel: string;
-  embeddingBaseUrl: string;
-}
-
-export function readMemorySettings(): MemorySettings {
-  const c = vscode.workspace.getConfiguration('worldline.memory');
-  return {
-    everyTurns: Math.max(1, c.get<number>('summaryEveryTurns', 30)),
-    keepTurns: Math.max(1, c.get<number>('keepRecentTurns', 6)),
-    recallCount: Math.max(0, Math.min(20, c.get<number>('recallCount', 6))),
-    embeddingModel: c.get<string>('embeddingModel', '').trim(),
-    embeddingBaseUrl: c.get<string>('embeddingBaseUrl', '').trim(),
-  };
-}
 
 export class MemoryController implements vscode.Disposable {
   private open: { sessionId: string; store: Promise<MemoryStore | undefined>; embedder: Embedder } | undefined;
   private compacting: Promise<unknown> | undefined;
 
   constructor(
-    private readonly secrets: vscode.SecretStorage,
+    private readonly keys: ApiKeys,
     private readonly getNovel: () => NovelWorkspace | undefined,
     private readonly log: Log,
   ) {}
 
   private async embedder(): Promise<Embedder> {
-    const s = readMemorySettings();
-    if (!s.embeddingModel) return localEmbedder();
-    const apiKey = (await this.secrets.get(SECRET_KEY)) ?? '';
-    return openAIEmbedder({ baseURL: s.embeddingBaseUrl || readSettings().baseUrl, apiKey, model: s.embeddingModel });
+    const settings = readSettings();
+    if (!settings.memory.embeddingModel) return localEmbedder();
+    const keys = await this.keys.forRequests(settings);
+    return openAIEmbedder({ baseURL: settings.endpoints.embeddings, apiKey: keys.embeddings, model: settings.memory.embeddingModel });
   }
 
   /** The session's memory store, opened once per session; undefined when it cannot be used. */
@@ -164,7 +145,7 @@ export class MemoryController implements vscode.Disposable {
       return { kind: 'skipped', reason: plan.reason };
     }
     const agent = readSettings();
-    const apiKey = await scribeApiKey(this.secrets);
+    const apiKey = (await this.keys.forRequests(agent)).scribe;
     const client = createChatClient({ baseURL: agent.scribeBaseUrl, apiKey, model: agent.scribeModel });
     const memory = await this.storeFor(session);
     if (!memory) {

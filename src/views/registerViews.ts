@@ -12,6 +12,7 @@ import { WorldlinesTreeProvider } from './worldlinesTree';
 import { WorldlineGraphViewProvider } from './worldlineGraphView';
 import type { NovelWorkspace } from './novel';
 import type { Log } from './log';
+import { ApiKeys } from './settings';
 
 export interface Views {
   disposables: vscode.Disposable[];
@@ -28,8 +29,9 @@ export function registerViews(context: vscode.ExtensionContext, getNovel: () => 
   const state = new StateViewProvider(extensionUri, getNovel, log);
   let busy = () => false;
   const checkpoints = new CheckpointController(getNovel, log, () => busy());
-  const memory = new MemoryController(context.secrets, getNovel, log);
-  const agent = new AgentController(context.secrets, getNovel, state, checkpoints, memory, log);
+  const keys = new ApiKeys(context.secrets);
+  const memory = new MemoryController(keys, getNovel, log);
+  const agent = new AgentController(keys, getNovel, state, checkpoints, memory, log);
   busy = () => agent.busy;
   const chat = new ChatViewProvider(extensionUri, getNovel, agent, log);
   const statusBar = new WorldlineStatusBar(getNovel, agent, log);
@@ -39,7 +41,7 @@ export function registerViews(context: vscode.ExtensionContext, getNovel: () => 
 
   const worldlines = new WorldlineController(getNovel, agent, checkpoints, log);
   const tree = new WorldlinesTreeProvider(worldlines);
-  const graph = new WorldlineGraphViewProvider(extensionUri, getNovel, worldlines);
+  const graph = new WorldlineGraphViewProvider(extensionUri, getNovel, worldlines, log);
 
   const disposables: vscode.Disposable[] = [
     state, agent, chat, statusBar, worldlines, checkpoints, tree, graph, memory,

@@ -7,68 +7,22 @@ import { stateAt } from '../state/stateAt';
 import { departedCharacters } from '../state/roster';
 import { userEdit } from '../state/userEdit';
 import { parseStateYaml } from '../state/stateYaml';
-import type { SceneState } from '../state/types';
-import { buildPage, mediaRoots } from './webviewHtml';
+import { WebviewHost, type PageSpec } from './webviewHost';
+import { decodeFromStatePage, type EditResult, type FromStatePage, type ScribeStatus, type StateViewModel, type ToStatePage } from '../protocol/state';
 import type { NovelWorkspace } from './novel';
 import type { Log } from './log';
 
-export type ScribeOutcomeKind = 'applied' | 'stale' | 'failed' | 'skipped';
+export type { ScribeOutcomeKind, ScribeStatus, StateViewModel } from '../protocol/state';
 
-export interface ScribeStatus {
-  running: boolean;
-  last?: { kind: ScribeOutcomeKind; warnings: string[]; error?: string; at: string };
-}
-
-/** Extension → page. */
-type ToPage =
-  | { type: 'render'; model: StateViewModel }
-  | { type: 'editResult'; ok: boolean; error?: string; warnings?: string[] };
-
-/** Page → extension. */
-type FromPage =
-  | { type: 'ready' }
-  | { type: 'patch'; patch: unknown }
-  | { type: 'applyYaml'; text: string };
-
-export interface StateViewModel {
-  state: SceneState;
-  yaml: string;
-  departed: string[];
-  source: { by?: string; entryId?: string; warnings: string[] };
-  readWarnings: string[];
-  scribe: ScribeStatus;
-  readOnly: boolean;
-  hasSession: boolean;
-}
-
-export class StateViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
-  private view: vscode.WebviewView | undefined;
-  private readonly disposables: vscode.Disposable[] = [];
+export class StateViewProvider extends WebviewHost<ToStatePage, FromStatePage> {
   private scribe: ScribeStatus = { running: false };
 
-  constructor(
-    private readonly extensionUri: vscode.Uri,
-    private readonly getNovel: () => NovelWorkspace | undefined,
-    private readonly log: Log,
-  ) {}
+  constructor(extensionUri: vscode.Uri, getNovel: () => NovelWorkspace | undefined, log: Log) {
+    super(extensionUri, getNovel, log, decodeFromStatePage);
+  }
 
-  resolveWebviewView(view: vscode.WebviewView): void {
-    this.view = view;
-    view.webview.options = { enableScripts: true, localResourceRoots: mediaRoots(this.extensionUri) };
-    view.webview.html = buildPage(view.webview, this.extensionUri, {
-      title: vscode.l10n.t('Scene State'),
-      scripts: ['dom.js', 'state.js'],
-      styles: ['common.css', 'state.css'],
-      lang: this.getNovel()?.language === 'zh' ? 'zh-CN' : 'en',
-      bootstrap: { labels: stateLabels() },
-    });
-    this.disposables.push(
-      view.webview.onDidReceiveMessage((m: FromPage) => void this.onMessage(m)),
-      view.onDidChangeVisibility(() => view.visible && this.refresh()),
-      view.onDidDispose(() => {
-        if (this.view === view) this.view = undefined;
-      }),
-    );
+  protected page(): PageSpec {
+    return { title: vscode.l10n.t('Scene State'), name: 'state', labels: stateLabels() };
   }
 
   /** The state at the current leaf, as the agent and the scribe see it. */
@@ -109,26 +63,22 @@ export class StateViewProvider implements vscode.WebviewViewProvider, vscode.Dis
     };
   }
 
-  private async onMessage(m: FromPage): Promise<void> {
-    if (!m || typeof m !== 'object') return;
+  async onMessage(m: FromStatePage): Promise<void> {
     if (m.type === 'ready') return this.refresh();
     if (m.type === 'patch') {
       await this.edit(m.patch);
       return;
     }
-    if (m.type === 'applyYaml') {
-      const parsed = parseStateYaml(typeof m.text === 'string' ? m.text : '', this.getNovel()?.language);
-      if (!parsed.ok) {
-        this.reply({ ok: false, error: parsed.error });
-        return;
-      }
-      await this.edit(parsed.value);
+    const parsed = parseStateYaml(m.text, this.getNovel()?.language);
+    if (!parsed.ok) {
+      this.reply({ ok: false, error: parsed.error });
       return;
     }
+    await this.edit(parsed.value);
   }
 
   /** Validates and appends the novelist's edit; exported for commands and tests. */
-  async edit(input: unknown): Promise<{ ok: boolean; error?: string; warnings?: string[] }> {
+  async edit(input: unknown): Promise<EditResult> {
     const novel = this.getNovel();
     const at = this.current();
     if (!novel || !at) return this.reply({ ok: false, error: vscode.l10n.t('Open the folder of your novel first (File > Open Folder).') });
@@ -147,17 +97,9 @@ export class StateViewProvider implements vscode.WebviewViewProvider, vscode.Dis
     }
   }
 
-  private reply(r: { ok: boolean; error?: string; warnings?: string[] }) {
+  private reply(r: EditResult): EditResult {
     this.post({ type: 'editResult', ...r });
     return r;
-  }
-
-  private post(message: ToPage): void {
-    void this.view?.webview.postMessage(message);
-  }
-
-  dispose(): void {
-    for (const d of this.disposables) d.dispose();
   }
 }
 

@@ -1,5 +1,6 @@
 // API keys inside a real VS Code: the writing model and a scribe on an endpoint of its own each get
-// their key from SecretStorage; without a scribe key the scribe uses the main one.
+// their key from SecretStorage; a key goes only to the endpoint it was set for, so without a
+// scribe key the scribe on its own endpoint goes without one.
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import { startModelServer, type ModelServer } from '../../fixtures/modelServer';
@@ -26,7 +27,7 @@ describe('API keys in a real VS Code', function () {
 
   const turn = (instruction: string) => proseTurn(main, instruction, `\n${instruction}\n`);
 
-  it('the scribe on its own endpoint uses its own key, else the main one; the main model always the main one', async () => {
+  it('the scribe on its own endpoint uses its own key, else none; the main model always the main one', async () => {
     assert.equal(await vscode.commands.executeCommand('worldline.setApiKey', 'sk-main-123', 'main'), true);
     assert.equal(await vscode.commands.executeCommand('worldline.setApiKey', 'sk-scribe-456', 'scribe'), true);
     await turn('雨停了。');
@@ -36,10 +37,10 @@ describe('API keys in a real VS Code', function () {
     assert.deepEqual(scribeAuth, ['Bearer sk-scribe-456']);
     assert.equal(main.chatRequests().filter(isScribe).length, 0, 'the scribe went to its own endpoint');
 
-    // No scribe key: the main key serves both.
+    // No scribe key: the main key is not sent to the scribe's other endpoint.
     assert.equal(await vscode.commands.executeCommand('worldline.setApiKey', '', 'scribe'), true);
     await turn('天亮了。');
-    assert.equal(scribeServer.chatRequests().at(-1)?.authorization, 'Bearer sk-main-123');
+    assert.equal(scribeServer.chatRequests().at(-1)?.authorization, 'Bearer no-key');
 
     // A scribe key is never sent to the main endpoint: with scribe.baseUrl cleared, the main key.
     assert.equal(await vscode.commands.executeCommand('worldline.setApiKey', 'sk-scribe-789', 'scribe'), true);

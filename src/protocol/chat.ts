@@ -1,4 +1,6 @@
-// The typed messages between the Chat page (media/chat.js) and the extension.
+// The messages between the Chat page (media/chat.js) and the extension. media/chat.js type-checks
+// against these unions (media/tsconfig.json), and every inbound message passes `decodeFromChatPage`.
+import { decoderFor } from './decode';
 
 export interface ChatToolLine {
   text: string;
@@ -66,3 +68,20 @@ export type FromChatPage =
   | { type: 'restore'; id: string; withChat: boolean }
   | { type: 'showChanges'; id: string }
   | { type: 'command'; command: 'setKey' | 'selectModel' };
+
+export const decodeFromChatPage = decoderFor<FromChatPage>('chat', {
+  ready: {},
+  send: { text: 'string' },
+  stop: {},
+  retry: {},
+  regenerate: { id: 'string' },
+  variant: { id: 'string', delta: [-1, 1] },
+  edit: { id: 'string', text: 'string', asBranch: 'boolean' },
+  hide: { id: 'string', hidden: 'boolean' },
+  branchHere: { id: 'string' },
+  copy: { id: 'string' },
+  openFile: { path: 'string' },
+  restore: { id: 'string', withChat: 'boolean' },
+  showChanges: { id: 'string' },
+  command: { command: ['setKey', 'selectModel'] },
+});

@@ -1,0 +1,43 @@
+// The messages between the Scene State page (media/state.js) and the extension.
+import { decoderFor } from './decode';
+import type { SceneState } from '../state/types';
+
+export type ScribeOutcomeKind = 'applied' | 'stale' | 'failed' | 'skipped';
+
+export interface ScribeStatus {
+  running: boolean;
+  last?: { kind: ScribeOutcomeKind; warnings: string[]; error?: string; at: string };
+}
+
+export interface StateViewModel {
+  state: SceneState;
+  yaml: string;
+  departed: string[];
+  source: { by?: string; entryId?: string; warnings: string[] };
+  readWarnings: string[];
+  scribe: ScribeStatus;
+  readOnly: boolean;
+  hasSession: boolean;
+}
+
+export interface EditResult {
+  ok: boolean;
+  error?: string;
+  warnings?: string[];
+}
+
+export type ToStatePage =
+  | { type: 'render'; model: StateViewModel }
+  | ({ type: 'editResult' } & EditResult);
+
+export type FromStatePage =
+  | { type: 'ready' }
+  /** Validated by the core's userEdit, so any JSON value may come. */
+  | { type: 'patch'; patch: unknown }
+  | { type: 'applyYaml'; text: string };
+
+export const decodeFromStatePage = decoderFor<FromStatePage>('state', {
+  ready: {},
+  patch: { patch: 'present' },
+  applyYaml: { text: 'string' },
+});

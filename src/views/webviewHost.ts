@@ -1,0 +1,78 @@
+// The one host every sidebar webview uses: the page (strict CSP, nonce, media roots), `post` typed
+// by the view's host→page union, every inbound message decoded in one place before the view sees
+// it, a refresh when the view becomes visible again, and disposal of all it registered.
+import * as vscode from 'vscode';
+import { buildPage, mediaRoots } from './webviewHtml';
+import type { Decoded } from '../protocol/decode';
+import type { NovelWorkspace } from './novel';
+import type { Log } from './log';
+
+export interface PageSpec {
+  title: string;
+  /** media/<name>.js and media/<name>.css, after dom.js and common.css. */
+  name: 'chat' | 'state' | 'graph';
+  labels: Record<string, string>;
+}
+
+export abstract class WebviewHost<ToPage, FromPage> implements vscode.WebviewViewProvider, vscode.Disposable {
+  protected view: vscode.WebviewView | undefined;
+  protected readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    protected readonly extensionUri: vscode.Uri,
+    protected readonly getNovel: () => NovelWorkspace | undefined,
+    protected readonly log: Log,
+    private readonly decode: (raw: unknown) => Decoded<FromPage>,
+  ) {}
+
+  protected abstract page(): PageSpec;
+  /** Handles one decoded message from the page; also callable directly (tests, commands). */
+  abstract onMessage(message: FromPage): Promise<void> | void;
+  abstract refresh(): Promise<void> | void;
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    const spec = this.page();
+    view.webview.options = { enableScripts: true, localResourceRoots: mediaRoots(this.extensionUri) };
+    view.webview.html = buildPage(view.webview, this.extensionUri, {
+      title: spec.title,
+      scripts: ['dom.js', `${spec.name}.js`],
+      styles: ['common.css', `${spec.name}.css`],
+      lang: this.getNovel()?.language === 'zh' ? 'zh-CN' : 'en',
+      bootstrap: { labels: spec.labels },
+    });
+    this.disposables.push(
+      view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
+      view.onDidChangeVisibility(() => {
+        if (view.visible) void this.refresh();
+      }),
+      view.onDidDispose(() => {
+        if (this.view === view) this.view = undefined;
+      }),
+    );
+  }
+
+  protected post(message: ToPage): void {
+    void this.view?.webview.postMessage(message);
+  }
+
+  private receive(raw: unknown): void {
+    const decoded = this.decode(raw);
+    if (!decoded.ok) {
+      // A page of ours never sends this; log it and do nothing.
+      this.log.warn(`webview message ignored: ${decoded.error}`);
+      return;
+    }
+    Promise.resolve()
+      .then(() => this.onMessage(decoded.message))
+      .catch((err: unknown) => {
+        const message = err instanceof Error ? err.message : String(err);
+        this.log.error(message);
+        void vscode.window.showErrorMessage(message);
+      });
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
