@@ -5,3 +5,6 @@ export { proseAndChatLanding, proseToFollow, saveLanding } from './landing';
 export type { Landing } from './landing';
 export { answerStillCurrent, markBranch } from './answer';
 export type { AnswerCheck, BranchMark, MarkedSession, StaleReason } from './answer';
+export { Story, checkpointFor } from './story';
+export type { RestoreOutcome, UndoResult } from './story';
+export type { DirtyChoice, FollowSetting, StoryEvent, StoryHost, StoryLog, UndoAction, UndoOffer } from './host';

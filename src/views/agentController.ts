@@ -339,7 +339,7 @@ export class AgentController implements vscode.Disposable {
       const copy = first ? replyBranchCopy(session.path(), firstId, editId, text) : undefined;
       if (!first || !copy || copy.length === 0) return false;
       const leafBefore = session.leafId;
-      await this.checkpoints.withoutFollowing(() => session.navigate(first.parentId));
+      await this.checkpoints.moveWithoutFollowing(session, first.parentId);
       // Each part goes exactly under the one before: a click on ◀ ▶ meanwhile stops the copy
       // rather than scattering it over another branch.
       let expected = first.parentId;

@@ -1,16 +1,18 @@
-// Checkpoints in VS Code: a shadow-git checkpoint at the end of every agent turn, the two restores
-// (prose only; prose and chat) with Undo, "prose follows the branch", and Show Turn Changes in the
-// diff editor. Before anything is written to disk, manuscript editors with unsaved changes are
-// saved or the restore is cancelled: nothing the novelist typed is silently overwritten.
+// Checkpoints in VS Code: the adapter of the Story's restore verbs (src/story/story.ts decides
+// restore prose only / prose and chat, load save, undo, prose follows the branch, the checkpoint
+// at a turn's edges). Here: the StoryHost built from VS Code (unsaved editors saved or the restore
+// cancelled, the questions, the setting), the Story's events as notifications, and what is VS Code
+// only: opening the store (Restricted Mode, health, rebuild) and Show Turn Changes in the diff editor.
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { RestoreBlockedError, ShadowRepo, isCheckpointProblem, type RestoreResult } from '../checkpoints';
+import { ShadowRepo, isCheckpointProblem, type RestoreResult } from '../checkpoints';
 import { isManuscriptAt } from '../project/manuscript';
 import type { CheckpointEntry } from '../session/entries';
 import type { Session } from '../session/session';
 import {
-  answerStillCurrent, branchOf, markBranch, openingOf, proseAndChatLanding, proseToFollow, saveLanding,
-  type Branch, type BranchMark, type StaleReason,
+  Story, checkpointFor, openingOf,
+  type DirtyChoice, type FollowSetting, type RestoreOutcome, type StaleReason, type StoryEvent, type StoryHost,
+  type UndoAction, type UndoOffer, type UndoResult,
 } from '../story';
 import type { NovelWorkspace } from './novel';
 import { waitForDocumentsToMatchDisk } from './docSync';
@@ -18,24 +20,9 @@ import type { Log } from './log';
 
 export const CHECKPOINT_SCHEME = 'worldline-checkpoint';
 
-export type DirtyChoice = 'save' | 'cancel';
+export type { DirtyChoice, FollowSetting, UndoAction, UndoResult };
 /** Asks the novelist what to do with unsaved manuscript editors (a modal; tests replace it). */
 export type DirtyPrompt = (files: string[]) => Promise<DirtyChoice>;
-export type FollowSetting = 'ask' | 'always' | 'never';
-
-/**
- * One thing Undo takes back, newest last. Undo always takes back the newest one, prose and chat
- * together: the prose through the store's undo stack (checked against `undoRef`, so an older,
- * unrelated restore is never undone instead), the chat by moving the leaf back.
- */
-export type UndoAction =
-  /** A restore of the prose; `leafBefore` is set when it moved the chat too (undefined: it did not). */
-  | { kind: 'prose'; undoRef: string; session: Session; leafBefore: string | null | undefined }
-  /** Only the chat moved (a save with no checkpoint on its path): the prose was not touched. */
-  | { kind: 'chat'; session: Session; leafBefore: string | null };
-
-/** What Undo did: the prose restore it undid, 'chatOnly' (the chat moved back, no prose), or nothing. */
-export type UndoResult = RestoreResult | 'chatOnly' | 'cancelled' | undefined;
 
 export class CheckpointController implements vscode.Disposable, vscode.TextDocumentContentProvider {
   private repo: ShadowRepo | undefined;
@@ -43,11 +30,10 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
   private unavailable: string | undefined;
   /** The Restricted Mode word was shown in this window. */
   private explainedRestricted = false;
-  private readonly undoStack: UndoAction[] = [];
+  /** The restore verbs and their undo stack (core); this class adapts them to VS Code. */
+  private readonly story: Story;
   /** Warnings already shown in this window (each distinct problem once; writing is never blocked). */
   private readonly warned = new Set<string>();
-  /** Set while we move the leaf ourselves, so "prose follows the branch" does not react to it. */
-  private navigatingSelf = false;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly contentChanged = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.contentChanged.event;
@@ -60,6 +46,7 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
     private readonly log: Log,
     private readonly isBusy: () => boolean,
   ) {
+    this.story = new Story(this.host());
     this.disposables.push(
       this.contentChanged,
       vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, this),
@@ -151,7 +138,7 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
     try {
       this.repo = await ShadowRepo.rebuild(novel.root.fsPath, { globs: novel.config.manuscript, log: (m) => this.log.info(m) });
       this.unavailable = undefined;
-      this.undoStack.length = 0; // the new store has no undo stack
+      this.story.forgetUndo(); // the new store has no undo stack
       const aside = this.repo.movedAside ? path.relative(novel.root.fsPath, this.repo.movedAside) : undefined;
       this.notify('info', aside
         ? vscode.l10n.t('Checkpoints rebuilt from the current manuscript. The old store was kept in {0}.', aside)
@@ -174,43 +161,11 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
   }
 
   /**
-   * Appends a `checkpoint` entry for the manuscript as it is now. Used at the end of a turn, and
-   * (`onlyIfChanged`) before an instruction or a save when the manuscript changed since the last
-   * checkpoint on the branch (so every turn has an exact "before"). The store writes a ref only
-   * for a checkpoint that is recorded. Never throws: a failure is logged and shown once per
-   * distinct problem, and writing goes on.
+   * Appends a `checkpoint` entry for the manuscript as it is now (the Story decides; see
+   * `Story.checkpoint`). Never throws.
    */
-  async record(session: Session, turnId: string, onlyIfChanged: boolean): Promise<CheckpointEntry | undefined> {
-    try {
-      const repo = await this.store();
-      if (!repo || session.readOnly) return undefined;
-      await this.saveDirtyManuscript();
-      // With no checkpoint on this branch yet, one is always taken: the branch needs its own
-      // baseline (the first turn's "before", an opening save), even if the store already holds
-      // the same text from another session.
-      const previous = session.lastOnPath('checkpoint')?.commit;
-      const result = onlyIfChanged && previous !== undefined
-        ? await repo.checkpointIfChanged(turnId, session.header.id, previous)
-        : await repo.checkpoint(turnId, session.header.id);
-      if (result === null) return undefined;
-      if (isCheckpointProblem(result)) {
-        this.log.warn(`checkpoint skipped: ${result.message}`);
-        this.warnOnce(vscode.l10n.t('No checkpoint was taken; your writing goes on as usual. {0}', result.message), result.kind === 'corrupt');
-        return undefined;
-      }
-      try {
-        return (await session.append({ type: 'checkpoint', commit: result.commit, ref: result.ref, changed: result.changed })) as CheckpointEntry;
-      } catch (err) {
-        // Not recorded after all: its ref goes too (when another ref keeps the commit).
-        await repo.discard(result).catch(() => false);
-        throw err;
-      }
-    } catch (err) {
-      const message = errorText(err);
-      this.log.warn(`checkpoint failed: ${message}`);
-      this.warnOnce(vscode.l10n.t('No checkpoint was taken; your writing goes on as usual. {0}', message), false);
-      return undefined;
-    }
+  record(session: Session, turnId: string, onlyIfChanged: boolean): Promise<CheckpointEntry | undefined> {
+    return this.story.checkpoint(session, turnId, onlyIfChanged);
   }
 
   /** The turn's end: the hook the TurnRunner awaits before the scribe. */
@@ -220,261 +175,112 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
 
   /** Before a new instruction: pins the manuscript as it is, when it moved since the last checkpoint. */
   async beforeSend(session: Session): Promise<void> {
-    try {
-      await this.record(session, `before-${Date.now().toString(36)}`, true);
-    } catch (err) {
-      this.log.warn(`checkpoint before the turn failed: ${err instanceof Error ? err.message : String(err)}`);
-    }
+    await this.record(session, `before-${Date.now().toString(36)}`, true);
   }
 
-  /**
-   * Regenerate / edit-as-branch / retry: the prose goes back to the checkpoint before that turn, so
-   * every variant starts from the same text. No checkpoint on the path: nothing to return to. This
-   * reset is part of the rerun, not a restore: it keeps a safety checkpoint but is not on the undo
-   * stack, so Undo still takes back the last real restore, prose and chat together.
-   */
+  /** Regenerate / edit-as-branch / retry: the prose goes back to the checkpoint before that turn. */
   async beforeRerun(session: Session, userEntryId: string): Promise<void> {
-    const entry = session.get(userEntryId);
-    if (!entry) return;
-    const before = session.lastOnPath('checkpoint', entry.parentId);
-    if (!before) return;
-    const result = await this.restoreCommit(before.commit, { quiet: true, undoable: false });
+    const result = await this.story.resetProseForRerun(session, userEntryId);
     if (result === 'cancelled') throw new Error(vscode.l10n.t('Regenerate was cancelled: unsaved changes in a chapter were kept.'));
   }
 
-  /** The checkpoint entry of a turn, from any entry id of that turn (or the entry itself). */
-  private checkpointFor(session: Session, entryId: string | undefined): CheckpointEntry | undefined {
-    if (!entryId) return session.lastOnPath('checkpoint');
-    const entry = session.get(entryId);
-    if (entry?.type === 'checkpoint') return entry;
-    return undefined;
-  }
-
   /** Restore Prose Only (withChat false) or Restore Prose and Chat (withChat true). */
-  async restore(checkpointEntryId: string | undefined, withChat: boolean): Promise<RestoreResult | 'cancelled' | undefined> {
-    const session = this.getNovel()?.session;
-    if (!session) return undefined;
-    const target = this.checkpointFor(session, checkpointEntryId);
-    if (!target) {
-      this.notify('info', vscode.l10n.t('There is no checkpoint to restore yet: one is taken at the end of every agent turn.'));
-      return undefined;
-    }
-    // With the chat, the leaf goes to the end of that turn (after its state and save), as the core decides.
-    const land = withChat ? () => proseAndChatLanding(this.branch(session), target.id)?.leafId ?? target.id : undefined;
-    return this.restoreAt(session, target, land, this.mark(session));
+  restore(checkpointEntryId: string | undefined, withChat: boolean): Promise<RestoreOutcome> {
+    return withChat ? this.story.restoreProseAndChat(checkpointEntryId) : this.story.restoreProse(checkpointEntryId);
   }
 
-  /**
-   * Loading a save: the prose returns to the last checkpoint on the save's path and the leaf moves
-   * to the save, with the same safety commit and Undo as any restore. A save made before any
-   * checkpoint: only the chat moves (the novelist is told), and Undo moves it back.
-   */
-  async load(entryId: string): Promise<RestoreResult | 'cancelled' | undefined> {
-    const session = this.getNovel()?.session;
-    if (!session || !session.get(entryId)) return undefined;
-    const landing = saveLanding(this.branch(session), entryId);
-    if (!landing) return undefined;
-    if (landing.checkpoint) return this.restoreAt(session, landing.checkpoint, () => landing.leafId, this.mark(session));
-    if (this.isBusy()) return this.refuseBusy();
-    const action: UndoAction = { kind: 'chat', session, leafBefore: session.leafId };
-    await this.navigateQuietly(session, landing.leafId);
-    this.undoStack.push(action);
+  /** Loading a save (see `Story.loadSave`). */
+  load(entryId: string): Promise<RestoreOutcome> {
+    return this.story.loadSave(entryId);
+  }
+
+  /** Undo Last Restore; with `expected` (an Undo button) only when that is still the newest. */
+  undo(expected?: UndoAction): Promise<UndoResult> {
+    return expected ? this.story.undoFromOffer({ action: expected, asked: undefined }) : this.story.undoLastRestore();
+  }
+
+  /** "Prose follows the branch" after the leaf moved (see `Story.followBranch`). */
+  followBranch(session: Session, previousLeaf: string | null): Promise<void> {
+    return this.story.followBranch(session, previousLeaf);
+  }
+
+  /** Moves the leaf as a step of another verb, without the prose following: the caller keeps the prose right. */
+  moveWithoutFollowing(session: Session, leafId: string | null): Promise<void> {
+    return this.story.moveLeaf(session, leafId);
+  }
+
+  /** The Story's port, built from VS Code. */
+  private host(): StoryHost {
+    return {
+      session: () => this.getNovel()?.session,
+      branchOptions: () => {
+        const novel = this.getNovel();
+        const lang = novel?.language ?? 'en';
+        return { opening: openingOf(novel?.config.opening ?? {}, lang), lang };
+      },
+      store: () => this.store(),
+      isBusy: () => this.isBusy(),
+      followSetting: () => vscode.workspace.getConfiguration('worldline').get<FollowSetting>('proseFollowsBranch', 'ask'),
+      saveUnsavedOrCancel: () => this.saveOrCancel(),
+      saveUnsavedToDisk: () => this.saveDirtyManuscript(),
+      askFollow: (changed) => this.followPrompt(changed),
+      settle: (result) => this.settle(result),
+      report: (event) => this.show(event),
+      log: this.log,
+    };
+  }
+
+  /** The Story's events in the novelist's words. */
+  private show(event: StoryEvent): void {
     const undo = vscode.l10n.t('Undo');
-    const text = vscode.l10n.t('This save was made before any checkpoint, so its prose cannot be restored: only the chat went back to it, and the manuscript stays as it is. Undo moves the chat back.');
-    this.log.info(text);
-    this.offerUndo(vscode.window.showWarningMessage(text, undo), undo, action);
-    return undefined;
-  }
-
-  private refuseBusy(): undefined {
-    this.notify('warning', vscode.l10n.t('Wait until the agent has finished writing, or stop it, before restoring.'));
-    return undefined;
-  }
-
-  /** The session's Branch (one cached value per leaf and entry count). */
-  private branch(session: Session): Branch {
-    const novel = this.getNovel();
-    const lang = novel?.language ?? 'en';
-    return branchOf(session, { opening: openingOf(novel?.config.opening ?? {}, lang), lang });
-  }
-
-  private mark(session: Session): BranchMark {
-    return markBranch(session, this.isBusy());
-  }
-
-  /**
-   * An answer to a question asked on `asked` still applies to the branch the novelist is on now.
-   * If not, the action is dropped: logged, and said when a question was asked (`tell`).
-   */
-  private stillCurrent(asked: BranchMark, tell: boolean): boolean {
-    const session = this.getNovel()?.session;
-    const check = session ? answerStillCurrent(asked, this.mark(session), session) : { current: false, reason: 'session' as const };
-    if (check.current) return true;
-    this.log.info(`an answer came after the branch changed (${check.reason}); nothing was restored`);
-    if (tell) this.notify('info', staleAnswerText(check.reason));
-    return false;
-  }
-
-  /**
-   * The manuscript becomes `target`'s; with `land` the leaf moves too (prose and chat), to where
-   * `land` says once the prose is back (a scene state the scribe wrote meanwhile is counted).
-   * `asked` is the branch the restore was chosen on: if it moved while a question was open, nothing happens.
-   */
-  private async restoreAt(session: Session, target: CheckpointEntry, land: (() => string) | undefined, asked: BranchMark): Promise<RestoreResult | 'cancelled' | undefined> {
-    if (this.isBusy()) return this.refuseBusy();
-    let result: RestoreResult | 'cancelled' | undefined;
-    try {
-      result = await this.restoreCommit(target.commit, { quiet: false, undoable: true, asked: { mark: asked, tell: true } });
-    } catch (err) {
-      const message = errorText(err);
-      this.log.error(`restore failed: ${message}`);
-      this.notify('error', message);
-      return undefined;
-    }
-    if (result === 'cancelled' || result === undefined) return result;
-    const leafTo = land?.();
-    const action = this.pushRestore(result, session, leafTo !== undefined ? session.leafId : undefined);
-    if (leafTo !== undefined) await this.navigateQuietly(session, leafTo);
-    this.report(result, leafTo !== undefined, action);
-    return result;
-  }
-
-  private pushRestore(result: RestoreResult, session: Session, leafBefore: string | null | undefined): UndoAction | undefined {
-    if (!result.undo) return undefined;
-    const action: UndoAction = { kind: 'prose', undoRef: result.undo, session, leafBefore };
-    this.undoStack.push(action);
-    return action;
-  }
-
-  /**
-   * Undo Last Restore: takes back the newest restore (prose, and the chat when it moved) or the
-   * newest chat-only load. With `expected` (an Undo button on a notification) only when that is
-   * still the newest. Never throws: a failure is shown.
-   */
-  async undo(expected?: UndoAction): Promise<UndoResult> {
-    try {
-      return await this.undoNewest(expected);
-    } catch (err) {
-      const message = errorText(err);
-      this.log.error(`undo failed: ${message}`);
-      this.notify('error', vscode.l10n.t('Undo failed: {0}', message));
-      return undefined;
-    }
-  }
-
-  private async undoNewest(expected: UndoAction | undefined): Promise<UndoResult> {
-    if (this.isBusy()) return this.refuseBusy();
-    const top = this.undoStack.at(-1);
-    if (expected && top !== expected) {
-      this.notify('info', vscode.l10n.t('Only the most recent restore can be undone, and this one is not the most recent any more.'));
-      return undefined;
-    }
-    const current = this.getNovel()?.session;
-    if (top?.kind === 'chat') {
-      this.undoStack.pop();
-      if (top.session === current) await this.navigateQuietly(top.session, top.leafBefore);
-      this.notify('info', vscode.l10n.t('The chat is back where it was. The prose was not touched.'));
-      return 'chatOnly';
-    }
-    const repo = await this.store();
-    if (!repo) {
-      this.notify('warning', this.unavailableText());
-      return undefined;
-    }
-    const asked = current ? this.mark(current) : undefined;
-    if ((await this.saveOrCancel()) === 'cancel') return 'cancelled';
-    if (asked && !this.stillCurrent(asked, true)) return undefined;
-    // Without a restore of this window on record, the newest one in the store (made before the
-    // window opened) is undone: its prose only, since where the chat was is not known.
-    const result = await repo.undoLastRestore(top?.undoRef);
-    if (!result) {
-      if (top) {
-        this.undoStack.length = 0;
-        this.notify('warning', vscode.l10n.t('The last restore can no longer be undone: the checkpoint store changed since. Nothing was changed.'));
-      } else {
-        this.notify('info', vscode.l10n.t('There is no restore to undo.'));
+    switch (event.kind) {
+      case 'noCheckpoint':
+        return this.notify('info', vscode.l10n.t('There is no checkpoint to restore yet: one is taken at the end of every agent turn.'));
+      case 'busy':
+        return this.notify('warning', vscode.l10n.t('Wait until the agent has finished writing, or stop it, before restoring.'));
+      case 'unavailable':
+        return this.notify('warning', this.unavailableText());
+      case 'restored': {
+        const { result, withChat } = event;
+        // Which files, not only how many: the first few by name (a "−" marks a removed one).
+        const names = [...result.written, ...result.deleted.map((f) => `−${f}`)];
+        const which = names.length === 0 ? '' : ` (${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''})`;
+        const text = (withChat
+          ? vscode.l10n.t('Prose and chat restored: {0} file(s) written, {1} removed.', result.written.length, result.deleted.length)
+          : vscode.l10n.t('Prose restored: {0} file(s) written, {1} removed. The chat stays where it is.', result.written.length, result.deleted.length)) + which;
+        this.log.info(`${text} written: ${result.written.join(', ') || '-'}; removed: ${result.deleted.join(', ') || '-'}`);
+        return this.offerUndo(vscode.window.showInformationMessage(text, ...(event.undo ? [undo] : [])), undo, event.undo);
       }
-      return undefined;
+      case 'chatOnlyLoad': {
+        const text = vscode.l10n.t('This save was made before any checkpoint, so its prose cannot be restored: only the chat went back to it, and the manuscript stays as it is. Undo moves the chat back.');
+        this.log.info(text);
+        return this.offerUndo(vscode.window.showWarningMessage(text, undo), undo, event.undo);
+      }
+      case 'restoreFailed':
+        return this.notify('error', event.message);
+      case 'followBlocked':
+        return this.notify('warning', event.message);
+      case 'staleAnswer':
+        return this.notify('info', staleAnswerText(event.reason));
+      case 'staleUndoButton':
+        return this.notify('info', vscode.l10n.t('The story moved on since that restore, so this Undo button no longer applies and nothing was changed. To take the restore back anyway, run "Worldline: Undo Last Restore".'));
+      case 'undone':
+        return this.notify('info', event.chatStays
+          ? vscode.l10n.t('Restore undone: {0} file(s) written, {1} removed. That restore was made before this window opened, so the chat stays where it is.', event.result.written.length, event.result.deleted.length)
+          : vscode.l10n.t('Restore undone: {0} file(s) written, {1} removed.', event.result.written.length, event.result.deleted.length));
+      case 'undoneChatOnly':
+        return this.notify('info', vscode.l10n.t('The chat is back where it was. The prose was not touched.'));
+      case 'undoNotNewest':
+        return this.notify('info', vscode.l10n.t('Only the most recent restore can be undone, and this one is not the most recent any more.'));
+      case 'undoGone':
+        return this.notify('warning', vscode.l10n.t('The last restore can no longer be undone: the checkpoint store changed since. Nothing was changed.'));
+      case 'nothingToUndo':
+        return this.notify('info', vscode.l10n.t('There is no restore to undo.'));
+      case 'undoFailed':
+        return this.notify('error', vscode.l10n.t('Undo failed: {0}', event.message));
+      case 'checkpointSkipped':
+        return this.warnOnce(vscode.l10n.t('No checkpoint was taken; your writing goes on as usual. {0}', event.message), event.corrupt);
     }
-    if (top) this.undoStack.pop();
-    await this.settle(result);
-    if (top?.leafBefore !== undefined && top.session === current) await this.navigateQuietly(top.session, top.leafBefore);
-    this.notify('info', top
-      ? vscode.l10n.t('Restore undone: {0} file(s) written, {1} removed.', result.written.length, result.deleted.length)
-      : vscode.l10n.t('Restore undone: {0} file(s) written, {1} removed. That restore was made before this window opened, so the chat stays where it is.', result.written.length, result.deleted.length));
-    return result;
-  }
-
-  /**
-   * "Prose follows the branch": after the leaf moved (variant, branch here, a save), bring the
-   * manuscript to the last checkpoint on the new path — always, never, or after asking.
-   */
-  async followBranch(session: Session, previousLeaf: string | null): Promise<void> {
-    if (this.navigatingSelf || this.isBusy() || session.readOnly) return;
-    const setting = vscode.workspace.getConfiguration('worldline').get<FollowSetting>('proseFollowsBranch', 'ask');
-    if (setting === 'never') return;
-    // The branch the question is about: an answer that comes after it moved is dropped.
-    const asked = this.mark(session);
-    const now = proseToFollow(this.branch(session), previousLeaf);
-    if (!now) return;
-    const repo = await this.store();
-    if (!repo) return;
-    const changed = await repo.changedFiles(now.commit).catch(() => []);
-    if (changed.length === 0) return;
-    // Without a question (setting "always") a newer move brings its own prose: dropped quietly.
-    const tell = setting === 'ask';
-    if (tell && !(await this.followPrompt(changed.length))) return;
-    if (!this.stillCurrent(asked, tell)) return;
-    let result: RestoreResult | 'cancelled' | undefined;
-    try {
-      result = await this.restoreCommit(now.commit, { quiet: false, undoable: true, asked: { mark: asked, tell } });
-    } catch (err) {
-      // Refused whole (something not ours in the way): the novelist is told why the prose stayed.
-      if (!(err instanceof RestoreBlockedError)) throw err;
-      this.log.warn(err.message);
-      this.notify('warning', err.message);
-      return;
-    }
-    if (result && result !== 'cancelled') this.report(result, false, this.pushRestore(result, session, undefined));
-  }
-
-  /** Runs `fn`, which moves the leaf, without the prose following: the caller keeps the prose right. */
-  async withoutFollowing<T>(fn: () => Promise<T>): Promise<T> {
-    this.navigatingSelf = true;
-    try {
-      return await fn();
-    } finally {
-      this.navigatingSelf = false;
-    }
-  }
-
-  private async navigateQuietly(session: Session, leaf: string | null): Promise<void> {
-    this.navigatingSelf = true;
-    try {
-      await session.navigate(leaf);
-    } finally {
-      this.navigatingSelf = false;
-    }
-  }
-
-  /**
-   * The manuscript becomes `commit`'s; unsaved manuscript editors are saved first, or nothing
-   * happens. With `asked`, the restore is dropped (undefined) when the branch moved since it was chosen.
-   */
-  private async restoreCommit(
-    commit: string,
-    opts: { quiet: boolean; undoable: boolean; asked?: { mark: BranchMark; tell: boolean } },
-  ): Promise<RestoreResult | 'cancelled' | undefined> {
-    const repo = await this.store();
-    if (!repo) {
-      if (!opts.quiet) this.notify('warning', this.unavailableText());
-      return undefined;
-    }
-    if ((await this.saveOrCancel()) === 'cancel') return 'cancelled';
-    if (opts.asked && !this.stillCurrent(opts.asked.mark, opts.asked.tell)) return undefined;
-    const result = await repo.restore(commit, { undoable: opts.undoable });
-    await this.settle(result);
-    return result;
   }
 
   /** Open editors of restored files are unmodified (saved first): let VS Code load the new text. */
@@ -519,35 +325,12 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
     return isManuscriptAt(novel.config.manuscriptMatcher, novel.root.fsPath, uri.fsPath);
   }
 
-  private report(result: RestoreResult, withChat: boolean, action: UndoAction | undefined): void {
-    const undo = vscode.l10n.t('Undo');
-    // Which files, not only how many: the first few by name (a "−" marks a removed one).
-    const names = [...result.written, ...result.deleted.map((f) => `−${f}`)];
-    const which = names.length === 0 ? '' : ` (${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''})`;
-    const text = (withChat
-      ? vscode.l10n.t('Prose and chat restored: {0} file(s) written, {1} removed.', result.written.length, result.deleted.length)
-      : vscode.l10n.t('Prose restored: {0} file(s) written, {1} removed. The chat stays where it is.', result.written.length, result.deleted.length)) + which;
-    this.log.info(`${text} written: ${result.written.join(', ') || '-'}; removed: ${result.deleted.join(', ') || '-'}`);
-    this.offerUndo(vscode.window.showInformationMessage(text, ...(action ? [undo] : [])), undo, action);
-  }
-
   /**
    * An Undo button on a notification: it can be clicked long after (the notification waits in the
-   * bell). A click after the story moved on is dropped with a word; the command still undoes.
+   * bell). The Story drops a click that comes after the story moved on.
    */
-  private offerUndo(shown: Thenable<string | undefined>, undo: string, action: UndoAction | undefined): void {
-    const session = this.getNovel()?.session;
-    const asked = session ? this.mark(session) : undefined;
-    this.background(shown.then((pick) => {
-      if (pick !== undo) return undefined;
-      const now = this.getNovel()?.session;
-      if (asked && !(now && answerStillCurrent(asked, this.mark(now), now).current)) {
-        this.log.info('an Undo button was clicked after the branch changed; nothing was undone');
-        this.notify('info', vscode.l10n.t('The story moved on since that restore, so this Undo button no longer applies and nothing was changed. To take the restore back anyway, run "Worldline: Undo Last Restore".'));
-        return undefined;
-      }
-      return this.undo(action);
-    }), 'undo');
+  private offerUndo(shown: Thenable<string | undefined>, undo: string, offer: UndoOffer | undefined): void {
+    this.background(shown.then((pick) => (pick === undo && offer ? this.story.undoFromOffer(offer) : undefined)), 'undo');
   }
 
   /** A warning shown at most once per distinct text in this window; `offerRebuild` adds the way out. */
@@ -580,7 +363,7 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
     const novel = this.getNovel();
     const session = novel?.session;
     if (!novel || !session) return 0;
-    const target = this.checkpointFor(session, checkpointEntryId);
+    const target = checkpointFor(session, checkpointEntryId);
     const repo = await this.store();
     if (!target || !repo) {
       this.notify('info', vscode.l10n.t('There is no checkpoint to compare yet: one is taken at the end of every agent turn.'));

@@ -1,0 +1,93 @@
+// The port through which the Story reaches the editor (DESIGN, "Story and Branch"). The core asks
+// for what only the editor knows (unsaved editors, the novelist's answers, a setting, whether the
+// agent is writing) and tells what happened as typed events; the shell turns them into its own
+// localised words. Nothing here is VS Code: a test implements it in a few lines.
+import type { RestoreResult, ShadowRepo } from '../checkpoints';
+import type { Session } from '../session/session';
+import type { BranchMark, StaleReason } from './answer';
+import type { BranchOptions } from './branch';
+
+export type DirtyChoice = 'save' | 'cancel';
+export type FollowSetting = 'ask' | 'always' | 'never';
+
+/**
+ * One thing Undo takes back, newest last. Undo always takes back the newest one, prose and chat
+ * together: the prose through the store's undo stack (checked against `undoRef`, so an older,
+ * unrelated restore is never undone instead), the chat by moving the leaf back.
+ */
+export type UndoAction =
+  /** A restore of the prose; `leafBefore` is set when it moved the chat too (undefined: it did not). */
+  | { kind: 'prose'; undoRef: string; session: Session; leafBefore: string | null | undefined }
+  /** Only the chat moved (a save with no checkpoint on its path): the prose was not touched. */
+  | { kind: 'chat'; session: Session; leafBefore: string | null };
+
+/** An Undo offered with a report (a button): the action, and the branch it was offered on. */
+export interface UndoOffer {
+  readonly action: UndoAction;
+  readonly asked: BranchMark | undefined;
+}
+
+/** What happened, for the novelist. The shell words each kind; the core writes no UI text. */
+export type StoryEvent =
+  /** A restore was asked for, but the branch has no checkpoint yet. */
+  | { kind: 'noCheckpoint' }
+  /** Refused: the agent is writing. */
+  | { kind: 'busy' }
+  /** The checkpoint store is off or could not open (the shell knows why). */
+  | { kind: 'unavailable' }
+  /** The prose was restored (with the chat, or prose only); `undo` when Undo can take it back. */
+  | { kind: 'restored'; withChat: boolean; result: RestoreResult; undo?: UndoOffer }
+  /** A save made before any checkpoint was loaded: only the chat moved. */
+  | { kind: 'chatOnlyLoad'; undo: UndoOffer }
+  /** A restore failed (its message is the store's, written for the novelist). */
+  | { kind: 'restoreFailed'; message: string }
+  /** Prose follows the branch was refused whole: something not ours is in the way. */
+  | { kind: 'followBlocked'; message: string }
+  /** An answer came after the branch moved: nothing was done. */
+  | { kind: 'staleAnswer'; reason: StaleReason }
+  /** An Undo button clicked after the story moved on: nothing was undone. */
+  | { kind: 'staleUndoButton' }
+  /** Undo took back a restore; `chatStays` when it was made before this window (prose only). */
+  | { kind: 'undone'; result: RestoreResult; chatStays: boolean }
+  /** Undo moved the chat back (a chat-only load). */
+  | { kind: 'undoneChatOnly' }
+  /** The Undo button's restore is not the newest any more. */
+  | { kind: 'undoNotNewest' }
+  /** The newest restore cannot be undone: the store changed since. The stack is dropped. */
+  | { kind: 'undoGone' }
+  | { kind: 'nothingToUndo' }
+  | { kind: 'undoFailed'; message: string }
+  /** A checkpoint was not taken (writing goes on); `corrupt` when a rebuild is the way out. */
+  | { kind: 'checkpointSkipped'; message: string; corrupt: boolean };
+
+export interface StoryLog {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export interface StoryHost {
+  /** The open session, if any. */
+  session(): Session | undefined;
+  /** How Branches are computed for the open novel (the opening state, the language). */
+  branchOptions(): BranchOptions;
+  /** The checkpoint store; undefined when checkpoints are off (the host says why, once). */
+  store(): Promise<ShadowRepo | undefined>;
+  /** A turn is running. */
+  isBusy(): boolean;
+  /** The `proseFollowsBranch` setting, read when needed. */
+  followSetting(): FollowSetting;
+  /**
+   * Unsaved manuscript editors before a restore: asks the novelist, then saves each one with its
+   * save confirmed on disk; 'cancel' when the novelist cancels or a save failed (the host says so).
+   */
+  saveUnsavedOrCancel(): Promise<DirtyChoice>;
+  /** Before a checkpoint: saves whatever manuscript editors are unsaved (failures are the host's to tell). */
+  saveUnsavedToDisk(): Promise<void>;
+  /** "Bring the prose along?" with the number of files that differ; true for yes. */
+  askFollow(changed: number): Promise<boolean>;
+  /** After a restore, open editors of the files it touched have caught up with the disk. */
+  settle(result: RestoreResult): Promise<void>;
+  report(event: StoryEvent): void;
+  readonly log: StoryLog;
+}

@@ -1,0 +1,364 @@
+// The Story's restore verbs (DESIGN, "Checkpoints", "Story and Branch"): restore prose only,
+// restore prose and chat, load a save, undo the last restore, prose follows the branch, the prose
+// reset before a rerun, and the checkpoint at a turn's edges. It decides; the host carries out
+// what only the editor can (unsaved editors, questions) and words the events it reports.
+import { RestoreBlockedError, isCheckpointProblem, type RestoreResult } from '../checkpoints';
+import type { CheckpointEntry } from '../session/entries';
+import type { Session } from '../session/session';
+import { answerStillCurrent, markBranch, type BranchMark } from './answer';
+import { branchOf, type Branch } from './branch';
+import type { StoryHost, UndoAction, UndoOffer } from './host';
+import { proseAndChatLanding, proseToFollow, saveLanding } from './landing';
+
+/** What a restore verb did: the restore, 'cancelled' (unsaved editors kept), or nothing. */
+export type RestoreOutcome = RestoreResult | 'cancelled' | undefined;
+/** What Undo did: the prose restore it undid, 'chatOnly' (the chat moved back, no prose), or nothing. */
+export type UndoResult = RestoreResult | 'chatOnly' | 'cancelled' | undefined;
+
+/** A leaf move the Story makes itself: prose follows the branch must not react to it. */
+interface OwnMove {
+  readonly session: Session;
+  readonly from: string | null;
+  readonly to: string | null;
+}
+
+export class Story {
+  private readonly undoStack: UndoAction[] = [];
+  /**
+   * Leaf moves the Story is making itself, until the session has told of them. `followBranch`
+   * recognises one by session, from and to, and leaves the prose alone: the verb keeps it right.
+   */
+  private readonly ownMoves: OwnMove[] = [];
+
+  constructor(private readonly host: StoryHost) {}
+
+  /** Restore Prose Only: the manuscript goes back to that checkpoint (default: the branch's); the chat stays. */
+  restoreProse(checkpointId?: string): Promise<RestoreOutcome> {
+    return this.restore(checkpointId, false);
+  }
+
+  /** Restore Prose and Chat: the prose, and the leaf at the end of that turn (after its state and save). */
+  restoreProseAndChat(checkpointId?: string): Promise<RestoreOutcome> {
+    return this.restore(checkpointId, true);
+  }
+
+  /**
+   * Load Save: the prose returns to the last checkpoint on the save's path and the leaf moves to
+   * the save, with the same safety commit and Undo as any restore. A save made before any
+   * checkpoint: only the chat moves, and Undo moves it back.
+   */
+  async loadSave(saveEntryId: string): Promise<RestoreOutcome> {
+    const session = this.host.session();
+    if (!session || !session.get(saveEntryId)) return undefined;
+    const landing = saveLanding(this.branch(session), saveEntryId);
+    if (!landing) return undefined;
+    if (landing.checkpoint) return this.restoreAt(session, landing.checkpoint, () => landing.leafId, this.mark(session));
+    if (this.host.isBusy()) return this.refuseBusy();
+    const action: UndoAction = { kind: 'chat', session, leafBefore: session.leafId };
+    await this.moveLeaf(session, landing.leafId);
+    this.undoStack.push(action);
+    this.host.report({ kind: 'chatOnlyLoad', undo: this.offer(action) });
+    return undefined;
+  }
+
+  /**
+   * Undo Last Restore: takes back the newest restore (prose, and the chat when it moved) or the
+   * newest chat-only load. Never throws: a failure is reported.
+   */
+  undoLastRestore(): Promise<UndoResult> {
+    return this.undo(undefined);
+  }
+
+  /**
+   * An Undo button on a report, clicked perhaps long after: dropped when the story moved on since
+   * it was offered, or when that restore is not the newest any more.
+   */
+  undoFromOffer(offer: UndoOffer): Promise<UndoResult> {
+    const now = this.host.session();
+    if (offer.asked && !(now && answerStillCurrent(offer.asked, this.mark(now), now).current)) {
+      this.host.log.info('an Undo button was clicked after the branch changed; nothing was undone');
+      this.host.report({ kind: 'staleUndoButton' });
+      return Promise.resolve(undefined);
+    }
+    return this.undo(offer.action);
+  }
+
+  /** The store was rebuilt: its undo stack is gone, so is ours. */
+  forgetUndo(): void {
+    this.undoStack.length = 0;
+  }
+
+  /**
+   * "Prose follows the branch": after the leaf moved from `previousLeaf` (a variant, branch here,
+   * an edit), bring the manuscript to the last checkpoint on the new path: always, never, or after
+   * asking. Moves the Story made itself are not followed. An answer that comes after the branch
+   * moved restores nothing.
+   */
+  async followBranch(session: Session, previousLeaf: string | null): Promise<void> {
+    if (this.consumeOwnMove(session, previousLeaf)) return;
+    if (this.host.isBusy() || session.readOnly) return;
+    const setting = this.host.followSetting();
+    if (setting === 'never') return;
+    const asked = this.mark(session);
+    const now = proseToFollow(this.branch(session), previousLeaf);
+    if (!now) return;
+    const repo = await this.host.store();
+    if (!repo) return;
+    const changed = await repo.changedFiles(now.commit).catch(() => []);
+    if (changed.length === 0) return;
+    // Without a question (setting "always") a newer move brings its own prose: dropped quietly.
+    const tell = setting === 'ask';
+    if (tell && !(await this.host.askFollow(changed.length))) return;
+    if (!this.stillCurrent(asked, tell)) return;
+    let result: RestoreOutcome;
+    try {
+      result = await this.restoreCommit(now.commit, { quiet: false, undoable: true, asked: { mark: asked, tell } });
+    } catch (err) {
+      // Refused whole (something not ours in the way): the novelist is told why the prose stayed.
+      if (!(err instanceof RestoreBlockedError)) throw err;
+      this.host.log.warn(err.message);
+      this.host.report({ kind: 'followBlocked', message: err.message });
+      return;
+    }
+    if (result && result !== 'cancelled') {
+      const action = this.pushRestore(result, session, undefined);
+      this.reportRestored(result, false, action);
+    }
+  }
+
+  /** Moves the leaf as a step of another verb (the caller keeps the prose right): not followed. */
+  async moveLeaf(session: Session, leafId: string | null): Promise<void> {
+    if (session.leafId === leafId) return; // no move, no navigation event to match
+    const move: OwnMove = { session, from: session.leafId, to: leafId };
+    this.ownMoves.push(move);
+    try {
+      await session.navigate(leafId);
+    } finally {
+      // The session tells its listeners before `navigate` resolves: by now the move was seen (or
+      // never happened, when a queued write got there first). Either way it is no longer pending.
+      this.dropOwnMove(move);
+    }
+  }
+
+  /**
+   * Regenerate / edit as a branch / retry: the prose goes back to the checkpoint before that turn,
+   * so every variant starts from the same text. Part of the rerun, not a restore: a safety
+   * checkpoint is kept but nothing goes on the undo stack. 'cancelled': unsaved editors were kept.
+   */
+  async resetProseForRerun(session: Session, userEntryId: string): Promise<RestoreOutcome> {
+    const entry = session.get(userEntryId);
+    if (!entry) return undefined;
+    const before = session.lastOnPath('checkpoint', entry.parentId);
+    if (!before) return undefined;
+    return this.restoreCommit(before.commit, { quiet: true, undoable: false });
+  }
+
+  /**
+   * Appends a `checkpoint` entry for the manuscript as it is now: at the end of a turn, and
+   * (`onlyIfChanged`) before an instruction or a save when the manuscript moved since the last
+   * checkpoint on the branch. Never throws: a failure is logged and reported, writing goes on.
+   */
+  async checkpoint(session: Session, turnId: string, onlyIfChanged: boolean): Promise<CheckpointEntry | undefined> {
+    try {
+      const repo = await this.host.store();
+      if (!repo || session.readOnly) return undefined;
+      await this.host.saveUnsavedToDisk();
+      // With no checkpoint on this branch yet, one is always taken: the branch needs its own
+      // baseline, even if the store already holds the same text from another session.
+      const previous = session.lastOnPath('checkpoint')?.commit;
+      const result = onlyIfChanged && previous !== undefined
+        ? await repo.checkpointIfChanged(turnId, session.header.id, previous)
+        : await repo.checkpoint(turnId, session.header.id);
+      if (result === null) return undefined;
+      if (isCheckpointProblem(result)) {
+        this.host.log.warn(`checkpoint skipped: ${result.message}`);
+        this.host.report({ kind: 'checkpointSkipped', message: result.message, corrupt: result.kind === 'corrupt' });
+        return undefined;
+      }
+      try {
+        return (await session.append({ type: 'checkpoint', commit: result.commit, ref: result.ref, changed: result.changed })) as CheckpointEntry;
+      } catch (err) {
+        // Not recorded after all: its ref goes too (when another ref keeps the commit).
+        await repo.discard(result).catch(() => false);
+        throw err;
+      }
+    } catch (err) {
+      const message = errorText(err);
+      this.host.log.warn(`checkpoint failed: ${message}`);
+      this.host.report({ kind: 'checkpointSkipped', message, corrupt: false });
+      return undefined;
+    }
+  }
+
+  private async restore(checkpointId: string | undefined, withChat: boolean): Promise<RestoreOutcome> {
+    const session = this.host.session();
+    if (!session) return undefined;
+    const target = checkpointFor(session, checkpointId);
+    if (!target) {
+      this.host.report({ kind: 'noCheckpoint' });
+      return undefined;
+    }
+    // With the chat, the leaf goes to the end of that turn (after its state and save), decided
+    // once the prose is back, so a scene state the scribe wrote meanwhile is counted.
+    const land = withChat ? () => proseAndChatLanding(this.branch(session), target.id)?.leafId ?? target.id : undefined;
+    return this.restoreAt(session, target, land, this.mark(session));
+  }
+
+  /**
+   * The manuscript becomes `target`'s; with `land` the leaf moves too. `asked` is the branch the
+   * restore was chosen on: if it moved while a question was open, nothing happens.
+   */
+  private async restoreAt(session: Session, target: CheckpointEntry, land: (() => string) | undefined, asked: BranchMark): Promise<RestoreOutcome> {
+    if (this.host.isBusy()) return this.refuseBusy();
+    let result: RestoreOutcome;
+    try {
+      result = await this.restoreCommit(target.commit, { quiet: false, undoable: true, asked: { mark: asked, tell: true } });
+    } catch (err) {
+      const message = errorText(err);
+      this.host.log.error(`restore failed: ${message}`);
+      this.host.report({ kind: 'restoreFailed', message });
+      return undefined;
+    }
+    if (result === 'cancelled' || result === undefined) return result;
+    const leafTo = land?.();
+    const action = this.pushRestore(result, session, leafTo !== undefined ? session.leafId : undefined);
+    if (leafTo !== undefined) await this.moveLeaf(session, leafTo);
+    this.reportRestored(result, leafTo !== undefined, action);
+    return result;
+  }
+
+  /**
+   * The manuscript becomes `commit`'s; unsaved manuscript editors are saved first, or nothing
+   * happens. With `asked`, the restore is dropped when the branch moved since it was chosen.
+   */
+  private async restoreCommit(
+    commit: string,
+    opts: { quiet: boolean; undoable: boolean; asked?: { mark: BranchMark; tell: boolean } },
+  ): Promise<RestoreOutcome> {
+    const repo = await this.host.store();
+    if (!repo) {
+      if (!opts.quiet) this.host.report({ kind: 'unavailable' });
+      return undefined;
+    }
+    if ((await this.host.saveUnsavedOrCancel()) === 'cancel') return 'cancelled';
+    if (opts.asked && !this.stillCurrent(opts.asked.mark, opts.asked.tell)) return undefined;
+    const result = await repo.restore(commit, { undoable: opts.undoable });
+    await this.host.settle(result);
+    return result;
+  }
+
+  private async undo(expected: UndoAction | undefined): Promise<UndoResult> {
+    try {
+      return await this.undoNewest(expected);
+    } catch (err) {
+      const message = errorText(err);
+      this.host.log.error(`undo failed: ${message}`);
+      this.host.report({ kind: 'undoFailed', message });
+      return undefined;
+    }
+  }
+
+  private async undoNewest(expected: UndoAction | undefined): Promise<UndoResult> {
+    if (this.host.isBusy()) return this.refuseBusy();
+    const top = this.undoStack.at(-1);
+    if (expected && top !== expected) {
+      this.host.report({ kind: 'undoNotNewest' });
+      return undefined;
+    }
+    const current = this.host.session();
+    if (top?.kind === 'chat') {
+      this.undoStack.pop();
+      if (top.session === current) await this.moveLeaf(top.session, top.leafBefore);
+      this.host.report({ kind: 'undoneChatOnly' });
+      return 'chatOnly';
+    }
+    const repo = await this.host.store();
+    if (!repo) {
+      this.host.report({ kind: 'unavailable' });
+      return undefined;
+    }
+    const asked = current ? this.mark(current) : undefined;
+    if ((await this.host.saveUnsavedOrCancel()) === 'cancel') return 'cancelled';
+    if (asked && !this.stillCurrent(asked, true)) return undefined;
+    // Without a restore of this window on record, the newest one in the store (made before the
+    // window opened) is undone: its prose only, since where the chat was is not known.
+    const result = await repo.undoLastRestore(top?.undoRef);
+    if (!result) {
+      if (top) {
+        this.undoStack.length = 0;
+        this.host.report({ kind: 'undoGone' });
+      } else {
+        this.host.report({ kind: 'nothingToUndo' });
+      }
+      return undefined;
+    }
+    if (top) this.undoStack.pop();
+    await this.host.settle(result);
+    if (top?.leafBefore !== undefined && top.session === current) await this.moveLeaf(top.session, top.leafBefore);
+    this.host.report({ kind: 'undone', result, chatStays: !top });
+    return result;
+  }
+
+  private pushRestore(result: RestoreResult, session: Session, leafBefore: string | null | undefined): UndoAction | undefined {
+    if (!result.undo) return undefined;
+    const action: UndoAction = { kind: 'prose', undoRef: result.undo, session, leafBefore };
+    this.undoStack.push(action);
+    return action;
+  }
+
+  private reportRestored(result: RestoreResult, withChat: boolean, action: UndoAction | undefined): void {
+    this.host.report(action ? { kind: 'restored', withChat, result, undo: this.offer(action) } : { kind: 'restored', withChat, result });
+  }
+
+  /** An Undo for `action`, marked with the branch as it is now (after the move). */
+  private offer(action: UndoAction): UndoOffer {
+    const session = this.host.session();
+    return { action, asked: session ? this.mark(session) : undefined };
+  }
+
+  private refuseBusy(): undefined {
+    this.host.report({ kind: 'busy' });
+    return undefined;
+  }
+
+  /** An answer to a question asked on `asked` still applies to the branch now; if not, it is dropped (and said when `tell`). */
+  private stillCurrent(asked: BranchMark, tell: boolean): boolean {
+    const session = this.host.session();
+    const check = session ? answerStillCurrent(asked, this.mark(session), session) : { current: false as const, reason: 'session' as const };
+    if (check.current) return true;
+    this.host.log.info(`an answer came after the branch changed (${check.reason}); nothing was restored`);
+    if (tell) this.host.report({ kind: 'staleAnswer', reason: check.reason });
+    return false;
+  }
+
+  private consumeOwnMove(session: Session, previousLeaf: string | null): boolean {
+    const i = this.ownMoves.findIndex((m) => m.session === session && m.from === previousLeaf && m.to === session.leafId);
+    if (i < 0) return false;
+    this.ownMoves.splice(i, 1);
+    return true;
+  }
+
+  private dropOwnMove(move: OwnMove): void {
+    const i = this.ownMoves.indexOf(move);
+    if (i >= 0) this.ownMoves.splice(i, 1);
+  }
+
+  private branch(session: Session): Branch {
+    return branchOf(session, this.host.branchOptions());
+  }
+
+  private mark(session: Session): BranchMark {
+    return markBranch(session, this.host.isBusy());
+  }
+}
+
+/** The checkpoint entry to restore: the given one (it must be a checkpoint), or the branch's newest. */
+export function checkpointFor(session: Session, entryId: string | undefined): CheckpointEntry | undefined {
+  if (!entryId) return session.lastOnPath('checkpoint');
+  const entry = session.get(entryId);
+  return entry?.type === 'checkpoint' ? entry : undefined;
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
