@@ -7,6 +7,9 @@ import type { Session } from '../session/session';
 import type { BranchMark, StaleReason } from './answer';
 import type { BranchOptions } from './branch';
 
+/** The chat-tree verbs, as the busy refusal names them. */
+export type ChatVerb = 'switch variants' | 'hide' | 'edit' | 'branch';
+
 export type DirtyChoice = 'save' | 'cancel';
 export type FollowSetting = 'ask' | 'always' | 'never';
 
@@ -33,6 +36,8 @@ export type StoryEvent =
   | { kind: 'noCheckpoint' }
   /** Refused: the agent is writing. */
   | { kind: 'busy' }
+  /** A chat-tree verb (switch variants, hide, edit, branch here) refused: the agent is writing. */
+  | { kind: 'busyVerb'; verb: ChatVerb }
   /** The checkpoint store is off or could not open (the shell knows why). */
   | { kind: 'unavailable' }
   /** The prose was restored (with the chat, or prose only); `undo` when Undo can take it back. */

@@ -6,5 +6,5 @@ export type { Landing } from './landing';
 export { answerStillCurrent, markBranch } from './answer';
 export type { AnswerCheck, BranchMark, MarkedSession, StaleReason } from './answer';
 export { Story, checkpointFor } from './story';
-export type { RestoreOutcome, UndoResult } from './story';
-export type { DirtyChoice, FollowSetting, StoryEvent, StoryHost, StoryLog, UndoAction, UndoOffer } from './host';
+export type { BranchHereResult, RestoreOutcome, UndoResult } from './story';
+export type { ChatVerb, DirtyChoice, FollowSetting, StoryEvent, StoryHost, StoryLog, UndoAction, UndoOffer } from './host';

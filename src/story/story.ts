@@ -1,19 +1,28 @@
 // The Story's restore verbs (DESIGN, "Checkpoints", "Story and Branch"): restore prose only,
 // restore prose and chat, load a save, undo the last restore, prose follows the branch, the prose
-// reset before a rerun, and the checkpoint at a turn's edges. It decides; the host carries out
-// what only the editor can (unsaved editors, questions) and words the events it reports.
+// reset before a rerun, and the checkpoint at a turn's edges; and the chat-tree verbs: switch
+// variant, hide / unhide, branch here, edit in place (their moves are the novelist's, so the prose
+// follows them). It decides; the host carries out what only the editor can (unsaved editors,
+// questions) and words the events it reports.
 import { RestoreBlockedError, isCheckpointProblem, type RestoreResult } from '../checkpoints';
 import type { CheckpointEntry } from '../session/entries';
 import type { Session } from '../session/session';
 import { answerStillCurrent, markBranch, type BranchMark } from './answer';
 import { branchOf, type Branch } from './branch';
-import type { StoryHost, UndoAction, UndoOffer } from './host';
+import type { ChatVerb, StoryHost, UndoAction, UndoOffer } from './host';
+import { buildTranscript, type TranscriptMessage } from '../agent/transcript';
 import { proseAndChatLanding, proseToFollow, saveLanding } from './landing';
 
 /** What a restore verb did: the restore, 'cancelled' (unsaved editors kept), or nothing. */
 export type RestoreOutcome = RestoreResult | 'cancelled' | undefined;
 /** What Undo did: the prose restore it undid, 'chatOnly' (the chat moved back, no prose), or nothing. */
 export type UndoResult = RestoreResult | 'chatOnly' | 'cancelled' | undefined;
+
+/** Branch here: where the leaf went, and (from an instruction) the text to put back in the input box. */
+export interface BranchHereResult {
+  readonly leafId: string | null;
+  readonly input?: string;
+}
 
 /** A leaf move the Story makes itself: prose follows the branch must not react to it. */
 interface OwnMove {
@@ -124,6 +133,95 @@ export class Story {
       const action = this.pushRestore(result, session, undefined);
       this.reportRestored(result, false, action);
     }
+  }
+
+  /**
+   * ◀ ▶: the leaf goes to the tip (newest leaf) of the neighbouring sibling's branch. At either end
+   * nothing moves. A novelist's move: the prose follows the branch as for any navigation.
+   */
+  async switchVariant(entryId: string, delta: number): Promise<boolean> {
+    const session = this.chatSession('switch variants');
+    if (!session || !session.get(entryId)) return false;
+    const { siblings, index } = session.variants(entryId);
+    const target = siblings[index + delta];
+    if (!target) return false;
+    await session.navigate(session.tipOf(target.id));
+    return true;
+  }
+
+  /** Hide a message (every entry of it) from the model; the novelist still sees it. */
+  hide(messageId: string): Promise<boolean> {
+    return this.setHidden(messageId, true);
+  }
+
+  /** Unhide a message: it is back in the model's context. */
+  unhide(messageId: string): Promise<boolean> {
+    return this.setHidden(messageId, false);
+  }
+
+  /**
+   * Branch from a message: on a reply, the leaf goes to the end of that turn and the story goes on
+   * from there; on an instruction, the leaf goes before it and its text is handed back for the
+   * input box, ready to be changed. A novelist's move: the prose follows.
+   */
+  async branchHere(messageId: string): Promise<BranchHereResult | undefined> {
+    const session = this.chatSession('branch');
+    const msg = session && findMessage(session, messageId);
+    if (!session || !msg) return undefined;
+    if (msg.role === 'user') {
+      const leafId = session.get(msg.id)?.parentId ?? null;
+      await session.navigate(leafId);
+      return { leafId, input: session.textOf(msg.id) };
+    }
+    const path = session.path();
+    const start = path.findIndex((e) => e.id === msg.id);
+    let end = start;
+    while (end + 1 < path.length && path[end + 1]!.type !== 'user') end++;
+    const leafId = path[end]!.id;
+    await session.navigate(leafId);
+    return { leafId };
+  }
+
+  /**
+   * Edit in place: an `edit` side entry, seen by every branch through that message. A reply may be
+   * several assistant entries (text, tool calls, more text); the edit box showed their texts joined.
+   * The saved text goes on the reply's edit entry (its last part with text) and every other part's
+   * text is emptied, so the message reads, and the model gets, exactly what was saved: once. An
+   * unchanged text appends nothing. False when refused or nothing was written.
+   */
+  async editInPlace(messageId: string, text: string): Promise<boolean> {
+    const session = this.chatSession('edit');
+    const msg = session && findMessage(session, messageId);
+    if (!session || !msg) return false;
+    if (msg.role === 'assistant') {
+      if (text === msg.text) return false; // saved unchanged
+      const others = msg.entryIds.filter((id) => id !== msg.editId && session.get(id)?.type === 'assistant' && session.textOf(id) !== '');
+      for (const id of others) await session.appendSide({ type: 'edit', targetId: id, text: '' });
+      if (text !== session.textOf(msg.editId)) await session.appendSide({ type: 'edit', targetId: msg.editId, text });
+      return true;
+    }
+    if (text === session.textOf(msg.editId)) return false;
+    await session.appendSide({ type: 'edit', targetId: msg.editId, text });
+    return true;
+  }
+
+  private async setHidden(messageId: string, hidden: boolean): Promise<boolean> {
+    const session = this.chatSession('hide');
+    const msg = session && findMessage(session, messageId);
+    if (!session || !msg) return false;
+    for (const id of msg.entryIds) await session.appendSide({ type: 'hide', targetId: id, hidden });
+    return true;
+  }
+
+  /** The open session for a chat-tree verb; undefined (and refused, said) while the agent is writing. */
+  private chatSession(verb: ChatVerb): Session | undefined {
+    const session = this.host.session();
+    if (!session) return undefined;
+    if (this.host.isBusy()) {
+      this.host.report({ kind: 'busyVerb', verb });
+      return undefined;
+    }
+    return session;
   }
 
   /** Moves the leaf as a step of another verb (the caller keeps the prose right): not followed. */
@@ -357,6 +455,11 @@ export function checkpointFor(session: Session, entryId: string | undefined): Ch
   if (!entryId) return session.lastOnPath('checkpoint');
   const entry = session.get(entryId);
   return entry?.type === 'checkpoint' ? entry : undefined;
+}
+
+/** A message of the current branch, as the Chat shows it (a reply gathers several entries). */
+function findMessage(session: Session, id: string): TranscriptMessage | undefined {
+  return buildTranscript(session).find((m) => m.id === id);
 }
 
 function errorText(err: unknown): string {

@@ -1,6 +1,7 @@
 // The Chat view: the current branch as messages, streaming replies, and the per-message actions
 // (variants, regenerate, edit, hide, branch here, copy). The page only renders; every action comes
-// here, is checked against the tree and the running turn, then changes the session.
+// here and goes to its verb: the chat-tree verbs to the Story (src/story/story.ts), the reruns to
+// the agent.
 import * as vscode from 'vscode';
 import { buildTranscript, type TranscriptMessage } from '../agent/transcript';
 import { resolveManuscriptPath } from '../agent/paths';
@@ -9,7 +10,7 @@ import { decodeFromChatPage, type ChatModel, type ChatStream, type FromChatPage,
 import { isDemoModel, readSettings, type AgentController } from './agentController';
 import type { NovelWorkspace } from './novel';
 import type { Log } from './log';
-import type { Session } from '../session/session';
+import type { CheckpointController } from './checkpointController';
 import type { ChainEntry } from '../session/entries';
 
 export class ChatViewProvider extends WebviewHost<ToChatPage, FromChatPage> {
@@ -19,6 +20,7 @@ export class ChatViewProvider extends WebviewHost<ToChatPage, FromChatPage> {
     extensionUri: vscode.Uri,
     getNovel: () => NovelWorkspace | undefined,
     private readonly agent: AgentController,
+    private readonly checkpoints: CheckpointController,
     log: Log,
   ) {
     super(extensionUri, getNovel, log, decodeFromChatPage);
@@ -126,31 +128,28 @@ export class ChatViewProvider extends WebviewHost<ToChatPage, FromChatPage> {
     }
     if (!session) return;
     const msg = 'id' in m ? this.find(m.id) : undefined;
+    const story = this.checkpoints.story;
     switch (m.type) {
       case 'variant':
-        await this.switchVariant(m.id, m.delta);
+        await story.switchVariant(m.id, m.delta);
         return;
-      case 'edit': {
-        if (!msg || !this.agent.guard(vscode.l10n.t('edit'))) return;
-        if (m.asBranch && msg.role === 'user') {
-          await this.agent.editAsBranch(msg.id, m.text);
-        } else if (m.asBranch && msg.role === 'assistant') {
-          if (m.text !== msg.text) await this.agent.editReplyAsBranch(msg.id, msg.editId, m.text);
-        } else if (msg.role === 'assistant') {
-          await editReplyInPlace(session, msg, m.text);
-        } else if (m.text !== session.textOf(msg.editId)) {
-          await session.appendSide({ type: 'edit', targetId: msg.editId, text: m.text });
+      case 'edit':
+        if (!m.asBranch) {
+          await story.editInPlace(m.id, m.text);
+        } else if (msg && this.agent.guard(vscode.l10n.t('edit'))) {
+          // Edit as a new branch belongs to the agent's turns (a rerun), not to the chat tree.
+          if (msg.role === 'user') await this.agent.editAsBranch(msg.id, m.text);
+          else if (m.text !== msg.text) await this.agent.editReplyAsBranch(msg.id, msg.editId, m.text);
         }
         return;
-      }
       case 'hide':
-        if (!msg || !this.agent.guard(vscode.l10n.t('hide'))) return;
-        for (const id of msg.entryIds) await session.appendSide({ type: 'hide', targetId: id, hidden: m.hidden });
+        await (m.hidden ? story.hide(m.id) : story.unhide(m.id));
         return;
-      case 'branchHere':
-        if (!msg || !this.agent.guard(vscode.l10n.t('branch'))) return;
-        await this.branchHere(msg);
+      case 'branchHere': {
+        const landed = await story.branchHere(m.id);
+        if (landed?.input !== undefined) this.focusInput(landed.input);
         return;
+      }
       case 'copy':
         if (msg) await vscode.env.clipboard.writeText(msg.text);
         return;
@@ -166,35 +165,9 @@ export class ChatViewProvider extends WebviewHost<ToChatPage, FromChatPage> {
     }
   }
 
-  /** ◀ ▶: move the leaf to the tip of the neighbouring sibling's branch. */
-  async switchVariant(id: string, delta: number): Promise<boolean> {
-    const session = this.getNovel()?.session;
-    if (!session || !this.agent.guard(vscode.l10n.t('switch variants'))) return false;
-    const { siblings, index } = session.variants(id);
-    const target = siblings[index + delta];
-    if (!target) return false;
-    await session.navigate(session.tipOf(target.id));
-    return true;
-  }
-
-  /**
-   * Branch from a message: on a reply, the leaf goes to the end of that turn and the story goes on
-   * from there; on an instruction, the leaf goes before it and its text returns to the input box,
-   * ready to be changed.
-   */
-  private async branchHere(msg: TranscriptMessage): Promise<void> {
-    const session = this.getNovel()!.session!;
-    const path = session.path();
-    if (msg.role === 'user') {
-      const entry = session.get(msg.id);
-      await session.navigate(entry?.parentId ?? null);
-      this.focusInput(session.textOf(msg.id));
-      return;
-    }
-    const start = path.findIndex((e) => e.id === msg.id);
-    let end = start;
-    while (end + 1 < path.length && path[end + 1]!.type !== 'user') end++;
-    await session.navigate(path[end]!.id);
+  /** ◀ ▶ (the palette's previous / next variant too): the Story decides. */
+  switchVariant(id: string, delta: number): Promise<boolean> {
+    return this.checkpoints.story.switchVariant(id, delta);
   }
 
   private async openFile(input: string): Promise<void> {
@@ -207,20 +180,6 @@ export class ChatViewProvider extends WebviewHost<ToChatPage, FromChatPage> {
     }
     await vscode.window.showTextDocument(vscode.Uri.file(checked.abs), { preview: false });
   }
-}
-
-/**
- * Saves an agent reply edited in place. A reply may be several assistant entries (text, tool calls,
- * more text); the edit box showed their texts joined, as the message reads. The saved text goes on
- * the reply's edit entry (its last part with text) and every other part's text is emptied, so the
- * message reads, and the model gets, exactly what was saved: once. A part emptied this way keeps
- * its tool calls; the context drops it only when it had none (an empty assistant message says nothing).
- */
-export async function editReplyInPlace(session: Session, msg: TranscriptMessage, text: string): Promise<void> {
-  if (text === msg.text) return; // saved unchanged
-  const others = msg.entryIds.filter((id) => id !== msg.editId && session.get(id)?.type === 'assistant' && session.textOf(id) !== '');
-  for (const id of others) await session.appendSide({ type: 'edit', targetId: id, text: '' });
-  if (text !== session.textOf(msg.editId)) await session.appendSide({ type: 'edit', targetId: msg.editId, text });
 }
 
 /**

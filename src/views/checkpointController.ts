@@ -7,11 +7,12 @@ import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { ShadowRepo, isCheckpointProblem, type RestoreResult } from '../checkpoints';
 import { isManuscriptAt } from '../project/manuscript';
+import { TurnBusyError } from '../agent/turnTypes';
 import type { CheckpointEntry } from '../session/entries';
 import type { Session } from '../session/session';
 import {
   Story, checkpointFor, openingOf,
-  type DirtyChoice, type FollowSetting, type RestoreOutcome, type StaleReason, type StoryEvent, type StoryHost,
+  type ChatVerb, type DirtyChoice, type FollowSetting, type RestoreOutcome, type StaleReason, type StoryEvent, type StoryHost,
   type UndoAction, type UndoOffer, type UndoResult,
 } from '../story';
 import type { NovelWorkspace } from './novel';
@@ -30,8 +31,8 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
   private unavailable: string | undefined;
   /** The Restricted Mode word was shown in this window. */
   private explainedRestricted = false;
-  /** The restore verbs and their undo stack (core); this class adapts them to VS Code. */
-  private readonly story: Story;
+  /** The Story of the open novel: the chat-tree verbs are called on it directly (the Chat view adapts them); the restore verbs are adapted here. */
+  readonly story: Story;
   /** Warnings already shown in this window (each distinct problem once; writing is never blocked). */
   private readonly warned = new Set<string>();
   private readonly disposables: vscode.Disposable[] = [];
@@ -238,6 +239,9 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
         return this.notify('info', vscode.l10n.t('There is no checkpoint to restore yet: one is taken at the end of every agent turn.'));
       case 'busy':
         return this.notify('warning', vscode.l10n.t('Wait until the agent has finished writing, or stop it, before restoring.'));
+      case 'busyVerb':
+        // The words the turn runner's guard uses, so every busy refusal reads the same.
+        return this.notify('warning', new TurnBusyError(chatVerbText(event.verb), this.getNovel()?.language ?? 'en').message);
       case 'unavailable':
         return this.notify('warning', this.unavailableText());
       case 'restored': {
@@ -474,4 +478,14 @@ async function saveToDisk(doc: vscode.TextDocument): Promise<boolean> {
     }
   }
   return false;
+}
+
+/** A chat-tree verb in the novelist's language, as the busy refusal names it. */
+function chatVerbText(verb: ChatVerb): string {
+  switch (verb) {
+    case 'switch variants': return vscode.l10n.t('switch variants');
+    case 'hide': return vscode.l10n.t('hide');
+    case 'edit': return vscode.l10n.t('edit');
+    case 'branch': return vscode.l10n.t('branch');
+  }
 }

@@ -33,7 +33,7 @@ export function registerViews(context: vscode.ExtensionContext, getNovel: () => 
   const memory = new MemoryController(keys, getNovel, log);
   const agent = new AgentController(keys, getNovel, state, checkpoints, memory, log);
   busy = () => agent.busy;
-  const chat = new ChatViewProvider(extensionUri, getNovel, agent, log);
+  const chat = new ChatViewProvider(extensionUri, getNovel, agent, checkpoints, log);
   const statusBar = new WorldlineStatusBar(getNovel, agent, log);
   agent.onTurnEnd = (result) => void statusBar.turnEnded(result.changes).catch((err: unknown) => {
     log.warn(`the status bar could not count the turn: ${err instanceof Error ? err.message : String(err)}`);

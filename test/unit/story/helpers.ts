@@ -4,12 +4,15 @@
 // ask the core where to land, restore that checkpoint, move the leaf there.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ShadowRepo } from '../../../src/checkpoints';
+import type { RestoreResult, ShadowRepo } from '../../../src/checkpoints';
 import type { ChainEntry, CheckpointEntry, SaveEntry, StateEntry, UserEntry } from '../../../src/session/entries';
 import { Session } from '../../../src/session/session';
 import { openingState } from '../../../src/state/opening';
 import type { SceneState } from '../../../src/state/types';
-import { branchOf, proseAndChatLanding, saveLanding, type Branch, type BranchOptions } from '../../../src/story';
+import {
+  branchOf, proseAndChatLanding, saveLanding, type Branch, type BranchOptions,
+  type DirtyChoice, type FollowSetting, type Story, type StoryEvent, type StoryHost,
+} from '../../../src/story';
 import { planNewSave } from '../../../src/worldline/plan';
 import { ok, openRepo, tmpDir } from '../checkpoints/helpers';
 
@@ -112,4 +115,69 @@ export class Book {
   async close(): Promise<void> {
     await this.session.close();
   }
+}
+
+/** A StoryHost that records what the Story reports and answers its questions as a test says. */
+export class FakeHost implements StoryHost {
+  readonly events: StoryEvent[] = [];
+  readonly logged: string[] = [];
+  busy = false;
+  setting: FollowSetting = 'ask';
+  /** Unsaved editors: path → text not yet on disk. */
+  readonly unsaved = new Map<string, string>();
+  dirtyAnswer: DirtyChoice = 'save';
+  dirtyAsked = 0;
+  followAsked = 0;
+  answerFollow: (changed: number) => Promise<boolean> = () => Promise.resolve(true);
+  readonly log = {
+    info: (m: string) => void this.logged.push(m),
+    warn: (m: string) => void this.logged.push(m),
+    error: (m: string) => void this.logged.push(m),
+  };
+
+  constructor(private readonly book: Book) {}
+
+  session() { return this.book.session; }
+  branchOptions() { return OPTIONS; }
+  store() { return Promise.resolve(this.book.repo); }
+  isBusy() { return this.busy; }
+  followSetting() { return this.setting; }
+  async saveUnsavedOrCancel(): Promise<DirtyChoice> {
+    if (this.unsaved.size === 0) return 'save';
+    this.dirtyAsked++;
+    if (this.dirtyAnswer === 'cancel') return 'cancel';
+    await this.saveUnsavedToDisk();
+    return 'save';
+  }
+  saveUnsavedToDisk(): Promise<void> {
+    for (const [rel, text] of this.unsaved) fs.writeFileSync(path.join(this.book.root, rel), text);
+    this.unsaved.clear();
+    return Promise.resolve();
+  }
+  askFollow(changed: number): Promise<boolean> {
+    this.followAsked++;
+    return this.answerFollow(changed);
+  }
+  settle(_result: RestoreResult): Promise<void> { return Promise.resolve(); }
+  report(event: StoryEvent): void { this.events.push(event); }
+
+  kinds(): string[] { return this.events.map((e) => e.kind); }
+}
+
+export interface Following {
+  /** Every followBranch the session's navigations started so far, awaited. */
+  settled(): Promise<void[]>;
+  dispose(): void;
+}
+
+/** As novel.ts does: each navigation that moved the leaf reaches the Story's followBranch. */
+export function followNavigations(book: Book, story: Story): Following {
+  const follows: Promise<void>[] = [];
+  let leaf = book.session.leafId;
+  const sub = book.session.onDidChange((change) => {
+    const from = leaf;
+    leaf = book.session.leafId;
+    if (change.kind === 'navigate' && from !== leaf) follows.push(story.followBranch(book.session, from));
+  });
+  return { settled: () => Promise.all(follows), dispose: () => sub.dispose() };
 }

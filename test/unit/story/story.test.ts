@@ -5,80 +5,24 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { RestoreResult } from '../../../src/checkpoints';
-import type { Disposable } from '../../../src/session/session';
-import { Story, type DirtyChoice, type FollowSetting, type StoryEvent, type StoryHost } from '../../../src/story';
+import { Story } from '../../../src/story';
 import { planNewSave } from '../../../src/worldline/plan';
 import { cleanupTmp } from '../checkpoints/helpers';
-import { Book, CHAPTER, OPTIONS } from './helpers';
+import { Book, CHAPTER, FakeHost, followNavigations, type Following } from './helpers';
 
-class FakeHost implements StoryHost {
-  readonly events: StoryEvent[] = [];
-  readonly logged: string[] = [];
-  busy = false;
-  setting: FollowSetting = 'ask';
-  /** Unsaved editors: path → text not yet on disk. */
-  readonly unsaved = new Map<string, string>();
-  dirtyAnswer: DirtyChoice = 'save';
-  dirtyAsked = 0;
-  followAsked = 0;
-  answerFollow: (changed: number) => Promise<boolean> = () => Promise.resolve(true);
-  readonly log = {
-    info: (m: string) => void this.logged.push(m),
-    warn: (m: string) => void this.logged.push(m),
-    error: (m: string) => void this.logged.push(m),
-  };
-
-  constructor(private readonly book: Book) {}
-
-  session() { return this.book.session; }
-  branchOptions() { return OPTIONS; }
-  store() { return Promise.resolve(this.book.repo); }
-  isBusy() { return this.busy; }
-  followSetting() { return this.setting; }
-  async saveUnsavedOrCancel(): Promise<DirtyChoice> {
-    if (this.unsaved.size === 0) return 'save';
-    this.dirtyAsked++;
-    if (this.dirtyAnswer === 'cancel') return 'cancel';
-    await this.saveUnsavedToDisk();
-    return 'save';
-  }
-  saveUnsavedToDisk(): Promise<void> {
-    for (const [rel, text] of this.unsaved) fs.writeFileSync(path.join(this.book.root, rel), text);
-    this.unsaved.clear();
-    return Promise.resolve();
-  }
-  askFollow(changed: number): Promise<boolean> {
-    this.followAsked++;
-    return this.answerFollow(changed);
-  }
-  settle(_result: RestoreResult): Promise<void> { return Promise.resolve(); }
-  report(event: StoryEvent): void { this.events.push(event); }
-
-  kinds(): string[] { return this.events.map((e) => e.kind); }
-}
 
 describe('Story: the restore verbs', function () {
   this.timeout(30000);
   let book: Book;
   let host: FakeHost;
   let story: Story;
-  let following: Disposable;
-  /** Every followBranch the session's navigations started, awaited by `settled()`. */
-  let follows: Promise<void>[];
+  let following: Following;
 
   beforeEach(async () => {
     book = await Book.open();
     host = new FakeHost(book);
     story = new Story(host);
-    follows = [];
-    let leaf = book.session.leafId;
-    // As novel.ts does: each navigation that moved the leaf reaches followBranch.
-    following = book.session.onDidChange((change) => {
-      const from = leaf;
-      leaf = book.session.leafId;
-      if (change.kind === 'navigate' && from !== leaf) follows.push(story.followBranch(book.session, from));
-    });
+    following = followNavigations(book, story);
   });
 
   afterEach(async () => {
@@ -87,7 +31,7 @@ describe('Story: the restore verbs', function () {
     cleanupTmp();
   });
 
-  const settled = () => Promise.all(follows);
+  const settled = () => following.settled();
 
   /** Three turns, each adding a line; returns them and the prose after each. */
   async function threeTurns() {
