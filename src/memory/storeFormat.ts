@@ -3,6 +3,7 @@
 // a corrupt line anywhere is reported by number and skipped, a complete last line without its
 // newline is kept, a line with zeroed bytes gives up the complete rows in it. Pure: no fs.
 import { MAX_LINES_REPORTED, RawLine, formatBytes, isCleanLine, mayBeJsonObject, splitLines } from '../session/jsonl-lines';
+import type { LineFileLimits } from '../session/limits';
 import type { SourceRole } from './types';
 import { decodeVector, dimsOf, type EncodedVector, type Vector } from './vector';
 
@@ -53,12 +54,8 @@ export interface ParsedMemory {
 const ROLES: ReadonlySet<string> = new Set(['user', 'assistant', 'prose']);
 
 /** Size limits for the memory file: a row is a passage and its vector, far under a megabyte. */
-export interface MemoryLimits {
-  maxLineBytes: number;
-  maxFileBytes: number;
+export interface MemoryLimits extends LineFileLimits {
   maxRows: number;
-  /** Lines, damaged ones included: bounds the time a file of tiny lines takes. */
-  maxLines: number;
 }
 
 export const DEFAULT_MEMORY_LIMITS: Readonly<MemoryLimits> = Object.freeze({

@@ -12,6 +12,7 @@
 // The splitter is pure (bytes in, lines out); `readLinesFromFile` is the thin fs loop around it.
 
 import { constants as fsConstants, promises as fsp } from 'node:fs';
+import type { LineFileLimits } from './limits';
 
 export interface RawLine {
   /** 1-based line number. */
@@ -292,7 +293,7 @@ export async function readSmallFile(file: string, maxBytes: number): Promise<str
  */
 export async function readLines(
   handle: fsp.FileHandle,
-  limits: { maxLineBytes: number; maxFileBytes: number; maxLines: number },
+  limits: LineFileLimits,
   onLine: (raw: RawLine) => void,
 ): Promise<{ bytes: number; tooLarge?: 'bytes' | 'lines' }> {
   const splitter = new LineSplitter(limits.maxLineBytes, onLine);

@@ -3,15 +3,19 @@
 // long novel's session is tens of MB. The writer keeps to the same limits, so nothing is written
 // that the next open would refuse.
 
-export interface SessionLimits {
-  /** One line, i.e. one entry. A longer line is skipped without being read whole. */
+/** What bounds reading any of our JSONL files (sessions, memory). */
+export interface LineFileLimits {
+  /** One line, i.e. one entry or row. A longer line is skipped without being read whole. */
   maxLineBytes: number;
   /** The whole file. A larger file is refused with a message saying what to do. */
   maxFileBytes: number;
-  /** Entries (chain and side) in one session. */
-  maxEntries: number;
   /** Lines in the file, damaged ones included: bounds the time a file of tiny lines takes. */
   maxLines: number;
+}
+
+export interface SessionLimits extends LineFileLimits {
+  /** Entries (chain and side) in one session. */
+  maxEntries: number;
 }
 
 export const DEFAULT_SESSION_LIMITS: Readonly<SessionLimits> = Object.freeze({

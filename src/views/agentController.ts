@@ -24,7 +24,6 @@ import { endpointOrigin, scribeHasOwnEndpoint, type RequestKeys } from '../model
 
 export const DEMO_MODEL = 'worldline-demo';
 // Settings and keys live in ./settings; re-exported for the views that read them from here.
-export { readSettings, type AgentSettings } from './settings';
 
 export function isDemoModel(model: string): boolean {
   return model === DEMO_MODEL || model.startsWith(`${DEMO_MODEL}-`);

@@ -6,7 +6,8 @@ import { walkManuscript } from '../checkpoints';
 import { isManuscriptAt } from '../project/manuscript';
 import { turnWordDelta } from '../agent/wordDelta';
 import type { ToolChange } from '../agent/tools';
-import { isDemoModel, readSettings, type AgentController } from './agentController';
+import { isDemoModel, type AgentController } from './agentController';
+import { readSettings } from './settings';
 import type { NovelWorkspace } from './novel';
 import type { Log } from './log';
 

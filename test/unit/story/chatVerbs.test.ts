@@ -5,8 +5,7 @@
 import { strict as assert } from 'node:assert';
 import type { AssistantEntry, Entry, UserEntry } from '../../../src/session/entries';
 import { Story } from '../../../src/story';
-import { cleanupTmp } from '../checkpoints/helpers';
-import { Book, FakeHost, followNavigations, type Following } from './helpers';
+import { Book, openStoryFixture, type FakeHost, type Following, type StoryFixture } from './helpers';
 
 
 describe('Story: the chat-tree verbs', function () {
@@ -16,19 +15,14 @@ describe('Story: the chat-tree verbs', function () {
   let story: Story;
   let following: Following;
 
+  let fixture: StoryFixture;
+
   beforeEach(async () => {
-    book = await Book.open();
-    host = new FakeHost(book);
-    host.setting = 'always';
-    story = new Story(host);
-    following = followNavigations(book, story);
+    fixture = await openStoryFixture('always');
+    ({ book, host, story, following } = fixture);
   });
 
-  afterEach(async () => {
-    following.dispose();
-    await book.close();
-    cleanupTmp();
-  });
+  afterEach(() => fixture.close());
 
   const settled = () => following.settled();
   const entryCount = () => book.session.entries().length;

@@ -11,10 +11,10 @@ import { openingState } from '../../../src/state/opening';
 import type { SceneState } from '../../../src/state/types';
 import {
   branchOf, proseAndChatLanding, saveLanding, type Branch, type BranchOptions,
-  type DirtyChoice, type FollowSetting, type Story, type StoryEvent, type StoryHost,
+  Story, type DirtyChoice, type FollowSetting, type StoryEvent, type StoryHost,
 } from '../../../src/story';
 import { planNewSave } from '../../../src/worldline/plan';
-import { ok, openRepo, tmpDir } from '../checkpoints/helpers';
+import { cleanupTmp, ok, openRepo, tmpDir } from '../checkpoints/helpers';
 
 export const CHAPTER = 'chapters/01.md';
 
@@ -180,4 +180,29 @@ export function followNavigations(book: Book, story: Story): Following {
     if (change.kind === 'navigate' && from !== leaf) follows.push(story.followBranch(book.session, from));
   });
   return { settled: () => Promise.all(follows), dispose: () => sub.dispose() };
+}
+
+/** One test's book, recording host and Story, wired as the extension wires them; `close()` after. */
+export interface StoryFixture {
+  book: Book;
+  host: FakeHost;
+  story: Story;
+  following: Following;
+  close(): Promise<void>;
+}
+
+export async function openStoryFixture(setting: FollowSetting = 'ask'): Promise<StoryFixture> {
+  const book = await Book.open();
+  const host = new FakeHost(book);
+  host.setting = setting;
+  const story = new Story(host);
+  const following = followNavigations(book, story);
+  return {
+    book, host, story, following,
+    close: async () => {
+      following.dispose();
+      await book.close();
+      cleanupTmp();
+    },
+  };
 }

@@ -7,8 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Story } from '../../../src/story';
 import { planNewSave } from '../../../src/worldline/plan';
-import { cleanupTmp } from '../checkpoints/helpers';
-import { Book, CHAPTER, FakeHost, followNavigations, type Following } from './helpers';
+import { Book, CHAPTER, openStoryFixture, type FakeHost, type Following, type StoryFixture } from './helpers';
 
 
 describe('Story: the restore verbs', function () {
@@ -18,18 +17,14 @@ describe('Story: the restore verbs', function () {
   let story: Story;
   let following: Following;
 
+  let fixture: StoryFixture;
+
   beforeEach(async () => {
-    book = await Book.open();
-    host = new FakeHost(book);
-    story = new Story(host);
-    following = followNavigations(book, story);
+    fixture = await openStoryFixture();
+    ({ book, host, story, following } = fixture);
   });
 
-  afterEach(async () => {
-    following.dispose();
-    await book.close();
-    cleanupTmp();
-  });
+  afterEach(() => fixture.close());
 
   const settled = () => following.settled();
 
