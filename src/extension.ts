@@ -13,7 +13,8 @@ export interface WorldlineApi {
   novel(): NovelWorkspace | undefined;
   sceneState(): Views['state'];
   chat(): Views['chat'];
-  agent(): Views['agent'];
+  /** The Story of the open session, adapted (send, regenerate, scribeIdle, onDidChange). */
+  agent(): Views['stories'];
   statusBar(): Views['statusBar'];
   checkpoints(): Views['checkpoints'];
   worldlines(): Views['worldlines'];
@@ -37,7 +38,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Worldl
   const views = registerViews(context, () => novel, log);
   context.subscriptions.push(
     ...views.disposables,
-    ...registerProjectCommands(() => novel, log, (action) => views.agent.guard(action)),
+    ...registerProjectCommands(() => novel, log, (action) => views.stories.idle(action)),
     ...registerAgentCommands(views),
   );
   log.info(`Worldline activated${root ? ` for ${root.fsPath}` : ' without a folder'}`);
@@ -45,7 +46,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Worldl
     novel: () => novel,
     sceneState: () => views.state,
     chat: () => views.chat,
-    agent: () => views.agent,
+    agent: () => views.stories,
     statusBar: () => views.statusBar,
     checkpoints: () => views.checkpoints,
     worldlines: () => views.worldlines,

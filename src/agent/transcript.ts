@@ -112,3 +112,24 @@ function pathArg(json: string): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * How many of the agent's streamed tool lines the message list already shows. The agent's stream
+ * restarts at every recorded assistant entry and then gains one line per finished call, in call
+ * order, just before that call's result is recorded. So the stream's first lines are those of the
+ * results recorded since the newest assistant entry on the branch: the tool entries at the end of
+ * the path that answer its calls.
+ */
+export function recordedToolLines(path: readonly ChainEntry[]): number {
+  let i = path.length - 1;
+  while (i >= 0 && path[i]!.type === 'tool') i--;
+  const reply = path[i];
+  if (!reply || reply.type !== 'assistant') return 0;
+  const calls = new Set((reply.toolCalls ?? []).map((c) => c.id));
+  let recorded = 0;
+  for (let j = i + 1; j < path.length; j++) {
+    const e = path[j]!;
+    if (e.type === 'tool' && calls.has(e.callId)) recorded++;
+  }
+  return recorded;
+}

@@ -126,6 +126,7 @@ export class TurnRunner {
   send(text: string): Promise<TurnResult> {
     if (text.trim() === '' && !this.active) return Promise.reject(this.emptyInstruction());
     return this.start('send', 'send a message', async () => {
+      await this.deps.hooks?.beforeInstruction?.().catch((err: unknown) => this.emit({ type: 'warning', message: messageOf(err) }));
       const entry = await this.append({ type: 'user', text });
       return entry.id;
     });

@@ -71,6 +71,11 @@ export type TurnKind = 'send' | 'regenerate' | 'edit' | 'retry';
 
 export interface TurnHooks {
   /**
+   * Before a new instruction is appended, once the previous turn's scribe is done (so nothing of
+   * it lands inside that turn): Send pins hand edits here. A failure only costs the pin.
+   */
+  beforeInstruction?(): Promise<void>;
+  /**
    * Before the model is called: text to put next to the state block (recalled memory), for the
    * turn's instruction. A failure only costs the recall.
    */

@@ -34,7 +34,14 @@ export interface ChatModel {
   isDemo: boolean;
   messages: ChatMessage[];
   canRetry: boolean;
-  notice?: { kind: 'error' | 'info'; text: string; action?: 'setKey' | 'retry' | 'selectModel' };
+  notice?: Notice;
+}
+
+/** The line under the messages that says why the last turn did not end well, with its way out. */
+export interface Notice {
+  kind: 'error' | 'info';
+  text: string;
+  action?: 'setKey' | 'retry' | 'selectModel';
 }
 
 /**

@@ -29,15 +29,27 @@ interface Base {
   ts: string; // ISO 8601
 }
 
+/**
+ * Fields a provider sent with a message or a tool call that must go back to it unchanged in later
+ * requests (DeepSeek's `reasoning_content`, Gemini's `extra_content` thought signature). Stored as
+ * received; which ones are replayed is the dialect's rule (src/model/).
+ */
+export type ProviderFields = Record<string, unknown>;
+
 export interface ToolCall {
   id: string;
   name: string;
   arguments: string;
+  providerFields?: ProviderFields;
 }
 
 export interface TokenUsage {
   promptTokens: number;
   completionTokens: number;
+  /** Prompt tokens the provider served from its cache (when it says). */
+  cachedTokens?: number;
+  /** Reasoning tokens inside `completionTokens` (when the provider says). */
+  reasoningTokens?: number;
 }
 
 export type FinishReason = 'stop' | 'length' | 'aborted' | 'error';
@@ -55,6 +67,8 @@ export interface AssistantEntry extends Base {
   usage?: TokenUsage;
   finish: FinishReason;
   error?: string;
+  /** Message-level fields the provider sent (see ProviderFields). */
+  providerFields?: ProviderFields;
 }
 
 export interface ToolEntry extends Base {
@@ -163,4 +177,8 @@ export interface ContextMessage {
   toolCalls?: ToolCall[];
   callId?: string;
   name?: string;
+  /** An assistant message's finish ('aborted': a stopped reply, replayed marked as cut off). */
+  finish?: FinishReason;
+  /** An assistant message's provider fields, for the dialect to replay. */
+  providerFields?: ProviderFields;
 }

@@ -17,12 +17,13 @@ import type {
   UserEntry,
 } from '../session/entries';
 import { isChainEntry } from '../session/entries';
+import { buildTranscript, type TranscriptMessage, type TranscriptSource } from '../agent/transcript';
 import { openingState } from '../state/opening';
 import { stateAt, type StateAtResult } from '../state/stateAt';
 import type { Lang, SceneState } from '../state/types';
 
 /** What a Branch reads from a session (a `Session` is one). */
-export interface BranchSource {
+export interface BranchSource extends Omit<TranscriptSource, 'path'> {
   readonly header: { readonly id: string };
   readonly leafId: string | null;
   readonly entryCount: number;
@@ -81,6 +82,7 @@ export class Branch {
   private cachedContext: BranchContext | undefined;
   private cachedState: StateAtResult | undefined;
   private cachedNodeIds: ReadonlySet<string> | undefined;
+  private cachedTranscript: TranscriptMessage[] | undefined;
   private readonly turns = new Map<string, Turn | undefined>();
 
   constructor(
@@ -116,6 +118,17 @@ export class Branch {
   /** Ids of every entry on the path: memory recall keeps only rows whose node id is here. */
   get nodeIds(): ReadonlySet<string> {
     return (this.cachedNodeIds ??= new Set(this.path.map((e) => e.id)));
+  }
+
+  /** The Chat's messages: one per instruction, one per reply (its entries and tool lines gathered). Shared: do not change it. */
+  get transcript(): readonly TranscriptMessage[] {
+    return (this.cachedTranscript ??= buildTranscript({
+      path: () => this.path as ChainEntry[],
+      textOf: (id) => this.source.textOf(id),
+      isHidden: (id) => this.source.isHidden(id),
+      sideFor: (id, type) => this.source.sideFor(id, type),
+      variants: (id) => this.source.variants(id),
+    }));
   }
 
   /** A message or bookkeeping entry of the session (on this branch or not). */

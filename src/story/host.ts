@@ -3,12 +3,41 @@
 // agent is writing) and tells what happened as typed events; the shell turns them into its own
 // localised words. Nothing here is VS Code: a test implements it in a few lines.
 import type { RestoreResult, ShadowRepo } from '../checkpoints';
-import type { Session } from '../session/session';
+import type { ManuscriptFs } from '../agent/fsNode';
+import type { TurnResult } from '../agent/turnTypes';
+import type { CompactOutcome } from '../memory/sessionMemory';
+import type { RequestKeys } from '../model/keys';
+import type { WorldlineSettings } from '../model/settings';
+import type { ProjectConfig, ProjectLanguage } from '../project/config';
+import type { ScribeStatus } from '../protocol/state';
+import type { SaveEntry } from '../session/entries';
 import type { BranchMark, StaleReason } from './answer';
 import type { BranchOptions } from './branch';
 
-/** The chat-tree verbs, as the busy refusal names them. */
-export type ChatVerb = 'switch variants' | 'hide' | 'edit' | 'branch';
+/** The verbs a running turn refuses, as the busy refusal names them. */
+export type ChatVerb = 'switch variants' | 'hide' | 'edit' | 'branch' | 'send a message' | 'regenerate' | 'retry' | 'save' | 'compact';
+
+/** The open novel as the Story needs it, read when needed (a config reload gives a new one). */
+export interface StoryProject {
+  /** Absolute path of the novel folder. */
+  readonly root: string;
+  readonly config: ProjectConfig;
+  readonly lang: ProjectLanguage;
+  /** How Branches are computed (the opening state parsed once per config, the language). */
+  readonly branchOptions: BranchOptions;
+}
+
+/** Why the last turn did not end well, for the Chat's notice line (the shell words it). */
+export type TurnNotice =
+  | { kind: 'noModel' }
+  /** The writing model's key was set for another endpoint than the one the setting names now. */
+  | { kind: 'keyWithheld'; setFor: string; endpoint: string }
+  /** The turn failed (`message`: the runner's or the model's words); `auth` offers Set API Key instead of Retry. */
+  | { kind: 'failed'; message?: string; auth: boolean }
+  | { kind: 'stopped' };
+
+/** What the views redraw: everything, the streaming block only, or the phase. */
+export type LiveChange = 'render' | 'stream' | 'phase';
 
 export type DirtyChoice = 'save' | 'cancel';
 export type FollowSetting = 'ask' | 'always' | 'never';
@@ -20,9 +49,9 @@ export type FollowSetting = 'ask' | 'always' | 'never';
  */
 export type UndoAction =
   /** A restore of the prose; `leafBefore` is set when it moved the chat too (undefined: it did not). */
-  | { kind: 'prose'; undoRef: string; session: Session; leafBefore: string | null | undefined }
+  | { kind: 'prose'; undoRef: string; leafBefore: string | null | undefined }
   /** Only the chat moved (a save with no checkpoint on its path): the prose was not touched. */
-  | { kind: 'chat'; session: Session; leafBefore: string | null };
+  | { kind: 'chat'; leafBefore: string | null };
 
 /** An Undo offered with a report (a button): the action, and the branch it was offered on. */
 export interface UndoOffer {
@@ -36,8 +65,24 @@ export type StoryEvent =
   | { kind: 'noCheckpoint' }
   /** Refused: the agent is writing. */
   | { kind: 'busy' }
-  /** A chat-tree verb (switch variants, hide, edit, branch here) refused: the agent is writing. */
+  /** A verb (switch variants, hide, edit, branch here, a turn, save, compact) refused: the agent is writing. */
   | { kind: 'busyVerb'; verb: ChatVerb }
+  /** Refused: another window is writing this novel. */
+  | { kind: 'readOnly' }
+  /** Regenerate with nothing on the branch to regenerate. */
+  | { kind: 'nothingToRegenerate' }
+  /** An edited reply was being copied as a new branch and the branch moved: the copy stops. */
+  | { kind: 'replyCopyStopped' }
+  /** The chat, the phase or the streamed text changed: the views redraw. */
+  | { kind: 'live'; change: LiveChange }
+  /** A turn ended (its changes counted by the status bar). */
+  | { kind: 'turnEnded'; result: TurnResult }
+  /** The scribe started or finished. */
+  | { kind: 'scribe'; status: ScribeStatus }
+  /** Save Point made; `fork` when a new worldline begins here. */
+  | { kind: 'saved'; entry: SaveEntry; fork: boolean }
+  /** Compact Now ended (the automatic summaries are only logged). */
+  | { kind: 'compacted'; outcome: CompactOutcome }
   /** The checkpoint store is off or could not open (the shell knows why). */
   | { kind: 'unavailable' }
   /** The prose was restored (with the chat, or prose only); `undo` when Undo can take it back. */
@@ -72,16 +117,18 @@ export interface StoryLog {
 }
 
 export interface StoryHost {
-  /** The open session, if any. */
-  session(): Session | undefined;
-  /** How Branches are computed for the open novel (the opening state, the language). */
-  branchOptions(): BranchOptions;
+  /** The open novel: folder, config, language. */
+  project(): StoryProject;
+  /** One snapshot of the settings, taken when a verb needs it. */
+  settings(): WorldlineSettings;
+  /** The keys each request may carry under these settings (the core's rule decides; src/model/keys.ts). */
+  keys(settings: WorldlineSettings): Promise<RequestKeys>;
+  /** The file system the agent's tools write through (the editor's, so open editors follow). */
+  manuscriptFs(): ManuscriptFs;
   /** The checkpoint store; undefined when checkpoints are off (the host says why, once). */
   store(): Promise<ShadowRepo | undefined>;
-  /** A turn is running. */
-  isBusy(): boolean;
-  /** The `proseFollowsBranch` setting, read when needed. */
-  followSetting(): FollowSetting;
+  /** Long background work the novelist should see going on (a summary). */
+  progress<T>(work: () => Promise<T>): Promise<T>;
   /**
    * Unsaved manuscript editors before a restore: asks the novelist, then saves each one with its
    * save confirmed on disk; 'cancel' when the novelist cancels or a save failed (the host says so).

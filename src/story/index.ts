@@ -7,4 +7,6 @@ export { answerStillCurrent, markBranch } from './answer';
 export type { AnswerCheck, BranchMark, MarkedSession, StaleReason } from './answer';
 export { Story, checkpointFor } from './story';
 export type { BranchHereResult, RestoreOutcome, UndoResult } from './story';
-export type { ChatVerb, DirtyChoice, FollowSetting, StoryEvent, StoryHost, StoryLog, UndoAction, UndoOffer } from './host';
+export type { ChatVerb, DirtyChoice, FollowSetting, LiveChange, StoryEvent, StoryHost, StoryLog, StoryProject, TurnNotice, UndoAction, UndoOffer } from './host';
+export { RerunCancelledError, StoryTurns } from './turns';
+export type { StreamView, TurnOwner } from './turns';

@@ -1,17 +1,24 @@
-// The Story's restore verbs (DESIGN, "Checkpoints", "Story and Branch"): restore prose only,
-// restore prose and chat, load a save, undo the last restore, prose follows the branch, the prose
-// reset before a rerun, and the checkpoint at a turn's edges; and the chat-tree verbs: switch
-// variant, hide / unhide, branch here, edit in place (their moves are the novelist's, so the prose
-// follows them). It decides; the host carries out what only the editor can (unsaved editors,
-// questions) and words the events it reports.
+// The Story: one per open session, every verb of DESIGN as a method (DESIGN, "Story and Branch").
+// Here the restore verbs (restore prose only, restore prose and chat, load a save, undo the last
+// restore, prose follows the branch, the prose reset before a rerun, the checkpoint at a turn's
+// edges) and the chat-tree verbs (switch variant, hide / unhide, branch here, edit in place: their
+// moves are the novelist's, so the prose follows them); the turn verbs (send, regenerate, retry,
+// edit as a new branch, stop, save point, compact now) are in ./turns.ts. It decides; the host
+// carries out what only the editor can (unsaved editors, questions) and words the events.
 import { RestoreBlockedError, isCheckpointProblem, type RestoreResult } from '../checkpoints';
 import type { CheckpointEntry } from '../session/entries';
 import type { Session } from '../session/session';
 import { answerStillCurrent, markBranch, type BranchMark } from './answer';
 import { branchOf, type Branch } from './branch';
-import type { ChatVerb, StoryHost, UndoAction, UndoOffer } from './host';
-import { buildTranscript, type TranscriptMessage } from '../agent/transcript';
+import type { ChatVerb, StoryHost, TurnNotice, UndoAction, UndoOffer } from './host';
+import type { TranscriptMessage } from '../agent/transcript';
+import type { TurnPhase, TurnResult } from '../agent/turnTypes';
+import type { CompactOutcome } from '../memory/sessionMemory';
+import type { ScribeStatus } from '../protocol/state';
+import type { SaveEntry } from '../session/entries';
+import type { WorldlineSidecar } from '../worldline';
 import { proseAndChatLanding, proseToFollow, saveLanding } from './landing';
+import { StoryTurns, type StreamView } from './turns';
 
 /** What a restore verb did: the restore, 'cancelled' (unsaved editors kept), or nothing. */
 export type RestoreOutcome = RestoreResult | 'cancelled' | undefined;
@@ -26,7 +33,6 @@ export interface BranchHereResult {
 
 /** A leaf move the Story makes itself: prose follows the branch must not react to it. */
 interface OwnMove {
-  readonly session: Session;
   readonly from: string | null;
   readonly to: string | null;
 }
@@ -35,11 +41,77 @@ export class Story {
   private readonly undoStack: UndoAction[] = [];
   /**
    * Leaf moves the Story is making itself, until the session has told of them. `followBranch`
-   * recognises one by session, from and to, and leaves the prose alone: the verb keeps it right.
+   * recognises one by from and to, and leaves the prose alone: the verb keeps it right.
    */
   private readonly ownMoves: OwnMove[] = [];
+  private readonly turns: StoryTurns;
+  private readonly listener: { dispose(): void };
+  /** "Prose follows the branch" runs started by leaf moves, until they settle. */
+  private readonly follows = new Set<Promise<void>>();
 
-  constructor(private readonly host: StoryHost) {}
+  constructor(readonly host: StoryHost, readonly session: Session) {
+    this.turns = new StoryTurns({
+      host, session,
+      branch: () => this.branch(),
+      resetProseForRerun: async (userEntryId) => (await this.resetProseForRerun(userEntryId)) !== 'cancelled',
+      checkpoint: (turnId, onlyIfChanged) => this.checkpoint(turnId, onlyIfChanged),
+      moveLeaf: (leafId) => this.moveLeaf(leafId),
+      followBranch: (previousLeaf) => this.followBranch(previousLeaf),
+    });
+    // Every move of the leaf that is not an append (a variant, branch here, a restore, a load)
+    // may bring the prose along; the Story's own moves are recognised and left alone.
+    let leaf = session.leafId;
+    this.listener = session.onDidChange((change) => {
+      const from = leaf;
+      leaf = session.leafId;
+      if (change.kind !== 'navigate' || from === leaf) return;
+      const follow = this.followBranch(from).catch((err: unknown) => this.host.log.warn(`prose did not follow the branch: ${errorText(err)}`));
+      this.follows.add(follow);
+      void follow.finally(() => this.follows.delete(follow));
+    });
+  }
+
+  /** A turn is running (its model part). */
+  get busy(): boolean { return this.turns.busy; }
+  get phase(): TurnPhase { return this.turns.phase; }
+  /** The reply being written, while a turn runs. */
+  get stream(): StreamView | undefined { return this.turns.stream; }
+  /** Why the last turn did not end well, until the next one starts. */
+  get notice(): TurnNotice | undefined { return this.turns.notice; }
+  get scribe(): ScribeStatus { return this.turns.scribe; }
+  get canRetry(): boolean { return this.turns.canRetry; }
+
+  /** The world of the current leaf: context, scene state, prose, saves, memory ids. */
+  branch(): Branch {
+    return branchOf(this.session, this.host.project().branchOptions);
+  }
+
+  send(text: string): Promise<TurnResult | undefined> { return this.turns.send(text); }
+  regenerate(entryId?: string): Promise<TurnResult | undefined> { return this.turns.regenerate(entryId); }
+  retry(): Promise<TurnResult | undefined> { return this.turns.retry(); }
+  /** Edit as a new branch, an instruction (a new turn) or a reply (a copy beside it). */
+  editAsNewBranch(messageId: string, text: string): Promise<TurnResult | boolean | undefined> { return this.turns.editAsNewBranch(messageId, text); }
+  stop(): boolean { return this.turns.stop(); }
+  /** The notice line goes (the novelist fixed what it asked for: a key, a model). */
+  clearNotice(): void { this.turns.clearNotice(); }
+  savePoint(opts: { name: string; sidecar: WorldlineSidecar }): Promise<SaveEntry | undefined> { return this.turns.savePoint(opts); }
+  compactNow(): Promise<CompactOutcome | undefined> { return this.turns.compactNow(); }
+  /** False, with the refusal reported, while a turn is writing or in a read-only window (asked before a name is). */
+  writable(verb: ChatVerb): boolean { return this.turns.writable(verb); }
+
+  /** Resolves when the scribe, the summary and any prose following a move have finished. */
+  async idle(): Promise<void> {
+    await this.turns.idle();
+    while (this.follows.size > 0) await Promise.all([...this.follows]);
+  }
+
+  /** The memory of this session (recall, its filter), for the views that show it. */
+  get memory(): StoryTurns['memory'] { return this.turns.memory; }
+
+  dispose(): void {
+    this.listener.dispose();
+    this.turns.dispose();
+  }
 
   /** Restore Prose Only: the manuscript goes back to that checkpoint (default: the branch's); the chat stays. */
   restoreProse(checkpointId?: string): Promise<RestoreOutcome> {
@@ -57,14 +129,14 @@ export class Story {
    * checkpoint: only the chat moves, and Undo moves it back.
    */
   async loadSave(saveEntryId: string): Promise<RestoreOutcome> {
-    const session = this.host.session();
-    if (!session || !session.get(saveEntryId)) return undefined;
-    const landing = saveLanding(this.branch(session), saveEntryId);
+    const session = this.session;
+    if (!session.get(saveEntryId)) return undefined;
+    const landing = saveLanding(this.branch(), saveEntryId);
     if (!landing) return undefined;
-    if (landing.checkpoint) return this.restoreAt(session, landing.checkpoint, () => landing.leafId, this.mark(session));
-    if (this.host.isBusy()) return this.refuseBusy();
-    const action: UndoAction = { kind: 'chat', session, leafBefore: session.leafId };
-    await this.moveLeaf(session, landing.leafId);
+    if (landing.checkpoint) return this.restoreAt(landing.checkpoint, () => landing.leafId, this.mark());
+    if (this.busy) return this.refuseBusy();
+    const action: UndoAction = { kind: 'chat', leafBefore: session.leafId };
+    await this.moveLeaf(landing.leafId);
     this.undoStack.push(action);
     this.host.report({ kind: 'chatOnlyLoad', undo: this.offer(action) });
     return undefined;
@@ -83,8 +155,7 @@ export class Story {
    * it was offered, or when that restore is not the newest any more.
    */
   undoFromOffer(offer: UndoOffer): Promise<UndoResult> {
-    const now = this.host.session();
-    if (offer.asked && !(now && answerStillCurrent(offer.asked, this.mark(now), now).current)) {
+    if (offer.asked && !answerStillCurrent(offer.asked, this.mark(), this.session).current) {
       this.host.log.info('an Undo button was clicked after the branch changed; nothing was undone');
       this.host.report({ kind: 'staleUndoButton' });
       return Promise.resolve(undefined);
@@ -103,13 +174,13 @@ export class Story {
    * asking. Moves the Story made itself are not followed. An answer that comes after the branch
    * moved restores nothing.
    */
-  async followBranch(session: Session, previousLeaf: string | null): Promise<void> {
-    if (this.consumeOwnMove(session, previousLeaf)) return;
-    if (this.host.isBusy() || session.readOnly) return;
-    const setting = this.host.followSetting();
+  async followBranch(previousLeaf: string | null): Promise<void> {
+    if (this.consumeOwnMove(previousLeaf)) return;
+    if (this.busy || this.session.readOnly) return;
+    const setting = this.host.settings().proseFollowsBranch;
     if (setting === 'never') return;
-    const asked = this.mark(session);
-    const now = proseToFollow(this.branch(session), previousLeaf);
+    const asked = this.mark();
+    const now = proseToFollow(this.branch(), previousLeaf);
     if (!now) return;
     const repo = await this.host.store();
     if (!repo) return;
@@ -130,7 +201,7 @@ export class Story {
       return;
     }
     if (result && result !== 'cancelled') {
-      const action = this.pushRestore(result, session, undefined);
+      const action = this.pushRestore(result, undefined);
       this.reportRestored(result, false, action);
     }
   }
@@ -166,7 +237,7 @@ export class Story {
    */
   async branchHere(messageId: string): Promise<BranchHereResult | undefined> {
     const session = this.chatSession('branch');
-    const msg = session && findMessage(session, messageId);
+    const msg = session && this.message(messageId);
     if (!session || !msg) return undefined;
     if (msg.role === 'user') {
       const leafId = session.get(msg.id)?.parentId ?? null;
@@ -191,7 +262,7 @@ export class Story {
    */
   async editInPlace(messageId: string, text: string): Promise<boolean> {
     const session = this.chatSession('edit');
-    const msg = session && findMessage(session, messageId);
+    const msg = session && this.message(messageId);
     if (!session || !msg) return false;
     if (msg.role === 'assistant') {
       if (text === msg.text) return false; // saved unchanged
@@ -207,7 +278,7 @@ export class Story {
 
   private async setHidden(messageId: string, hidden: boolean): Promise<boolean> {
     const session = this.chatSession('hide');
-    const msg = session && findMessage(session, messageId);
+    const msg = session && this.message(messageId);
     if (!session || !msg) return false;
     for (const id of msg.entryIds) await session.appendSide({ type: 'hide', targetId: id, hidden });
     return true;
@@ -215,19 +286,18 @@ export class Story {
 
   /** The open session for a chat-tree verb; undefined (and refused, said) while the agent is writing. */
   private chatSession(verb: ChatVerb): Session | undefined {
-    const session = this.host.session();
-    if (!session) return undefined;
-    if (this.host.isBusy()) {
+    if (this.busy) {
       this.host.report({ kind: 'busyVerb', verb });
       return undefined;
     }
-    return session;
+    return this.session;
   }
 
   /** Moves the leaf as a step of another verb (the caller keeps the prose right): not followed. */
-  async moveLeaf(session: Session, leafId: string | null): Promise<void> {
+  async moveLeaf(leafId: string | null): Promise<void> {
+    const session = this.session;
     if (session.leafId === leafId) return; // no move, no navigation event to match
-    const move: OwnMove = { session, from: session.leafId, to: leafId };
+    const move: OwnMove = { from: session.leafId, to: leafId };
     this.ownMoves.push(move);
     try {
       await session.navigate(leafId);
@@ -243,10 +313,10 @@ export class Story {
    * so every variant starts from the same text. Part of the rerun, not a restore: a safety
    * checkpoint is kept but nothing goes on the undo stack. 'cancelled': unsaved editors were kept.
    */
-  async resetProseForRerun(session: Session, userEntryId: string): Promise<RestoreOutcome> {
-    const entry = session.get(userEntryId);
+  async resetProseForRerun(userEntryId: string): Promise<RestoreOutcome> {
+    const entry = this.session.get(userEntryId);
     if (!entry) return undefined;
-    const before = session.lastOnPath('checkpoint', entry.parentId);
+    const before = this.session.lastOnPath('checkpoint', entry.parentId);
     if (!before) return undefined;
     return this.restoreCommit(before.commit, { quiet: true, undoable: false });
   }
@@ -256,7 +326,8 @@ export class Story {
    * (`onlyIfChanged`) before an instruction or a save when the manuscript moved since the last
    * checkpoint on the branch. Never throws: a failure is logged and reported, writing goes on.
    */
-  async checkpoint(session: Session, turnId: string, onlyIfChanged: boolean): Promise<CheckpointEntry | undefined> {
+  async checkpoint(turnId: string, onlyIfChanged: boolean): Promise<CheckpointEntry | undefined> {
+    const session = this.session;
     try {
       const repo = await this.host.store();
       if (!repo || session.readOnly) return undefined;
@@ -289,25 +360,23 @@ export class Story {
   }
 
   private async restore(checkpointId: string | undefined, withChat: boolean): Promise<RestoreOutcome> {
-    const session = this.host.session();
-    if (!session) return undefined;
-    const target = checkpointFor(session, checkpointId);
+    const target = checkpointFor(this.session, checkpointId);
     if (!target) {
       this.host.report({ kind: 'noCheckpoint' });
       return undefined;
     }
     // With the chat, the leaf goes to the end of that turn (after its state and save), decided
     // once the prose is back, so a scene state the scribe wrote meanwhile is counted.
-    const land = withChat ? () => proseAndChatLanding(this.branch(session), target.id)?.leafId ?? target.id : undefined;
-    return this.restoreAt(session, target, land, this.mark(session));
+    const land = withChat ? () => proseAndChatLanding(this.branch(), target.id)?.leafId ?? target.id : undefined;
+    return this.restoreAt(target, land, this.mark());
   }
 
   /**
    * The manuscript becomes `target`'s; with `land` the leaf moves too. `asked` is the branch the
    * restore was chosen on: if it moved while a question was open, nothing happens.
    */
-  private async restoreAt(session: Session, target: CheckpointEntry, land: (() => string) | undefined, asked: BranchMark): Promise<RestoreOutcome> {
-    if (this.host.isBusy()) return this.refuseBusy();
+  private async restoreAt(target: CheckpointEntry, land: (() => string) | undefined, asked: BranchMark): Promise<RestoreOutcome> {
+    if (this.busy) return this.refuseBusy();
     let result: RestoreOutcome;
     try {
       result = await this.restoreCommit(target.commit, { quiet: false, undoable: true, asked: { mark: asked, tell: true } });
@@ -319,8 +388,8 @@ export class Story {
     }
     if (result === 'cancelled' || result === undefined) return result;
     const leafTo = land?.();
-    const action = this.pushRestore(result, session, leafTo !== undefined ? session.leafId : undefined);
-    if (leafTo !== undefined) await this.moveLeaf(session, leafTo);
+    const action = this.pushRestore(result, leafTo !== undefined ? this.session.leafId : undefined);
+    if (leafTo !== undefined) await this.moveLeaf(leafTo);
     this.reportRestored(result, leafTo !== undefined, action);
     return result;
   }
@@ -357,16 +426,15 @@ export class Story {
   }
 
   private async undoNewest(expected: UndoAction | undefined): Promise<UndoResult> {
-    if (this.host.isBusy()) return this.refuseBusy();
+    if (this.busy) return this.refuseBusy();
     const top = this.undoStack.at(-1);
     if (expected && top !== expected) {
       this.host.report({ kind: 'undoNotNewest' });
       return undefined;
     }
-    const current = this.host.session();
     if (top?.kind === 'chat') {
       this.undoStack.pop();
-      if (top.session === current) await this.moveLeaf(top.session, top.leafBefore);
+      await this.moveLeaf(top.leafBefore);
       this.host.report({ kind: 'undoneChatOnly' });
       return 'chatOnly';
     }
@@ -375,9 +443,9 @@ export class Story {
       this.host.report({ kind: 'unavailable' });
       return undefined;
     }
-    const asked = current ? this.mark(current) : undefined;
+    const asked = this.mark();
     if ((await this.host.saveUnsavedOrCancel()) === 'cancel') return 'cancelled';
-    if (asked && !this.stillCurrent(asked, true)) return undefined;
+    if (!this.stillCurrent(asked, true)) return undefined;
     // Without a restore of this window on record, the newest one in the store (made before the
     // window opened) is undone: its prose only, since where the chat was is not known.
     const result = await repo.undoLastRestore(top?.undoRef);
@@ -392,14 +460,14 @@ export class Story {
     }
     if (top) this.undoStack.pop();
     await this.host.settle(result);
-    if (top?.leafBefore !== undefined && top.session === current) await this.moveLeaf(top.session, top.leafBefore);
+    if (top?.leafBefore !== undefined) await this.moveLeaf(top.leafBefore);
     this.host.report({ kind: 'undone', result, chatStays: !top });
     return result;
   }
 
-  private pushRestore(result: RestoreResult, session: Session, leafBefore: string | null | undefined): UndoAction | undefined {
+  private pushRestore(result: RestoreResult, leafBefore: string | null | undefined): UndoAction | undefined {
     if (!result.undo) return undefined;
-    const action: UndoAction = { kind: 'prose', undoRef: result.undo, session, leafBefore };
+    const action: UndoAction = { kind: 'prose', undoRef: result.undo, leafBefore };
     this.undoStack.push(action);
     return action;
   }
@@ -410,8 +478,7 @@ export class Story {
 
   /** An Undo for `action`, marked with the branch as it is now (after the move). */
   private offer(action: UndoAction): UndoOffer {
-    const session = this.host.session();
-    return { action, asked: session ? this.mark(session) : undefined };
+    return { action, asked: this.mark() };
   }
 
   private refuseBusy(): undefined {
@@ -421,16 +488,15 @@ export class Story {
 
   /** An answer to a question asked on `asked` still applies to the branch now; if not, it is dropped (and said when `tell`). */
   private stillCurrent(asked: BranchMark, tell: boolean): boolean {
-    const session = this.host.session();
-    const check = session ? answerStillCurrent(asked, this.mark(session), session) : { current: false as const, reason: 'session' as const };
+    const check = answerStillCurrent(asked, this.mark(), this.session);
     if (check.current) return true;
     this.host.log.info(`an answer came after the branch changed (${check.reason}); nothing was restored`);
     if (tell) this.host.report({ kind: 'staleAnswer', reason: check.reason });
     return false;
   }
 
-  private consumeOwnMove(session: Session, previousLeaf: string | null): boolean {
-    const i = this.ownMoves.findIndex((m) => m.session === session && m.from === previousLeaf && m.to === session.leafId);
+  private consumeOwnMove(previousLeaf: string | null): boolean {
+    const i = this.ownMoves.findIndex((m) => m.from === previousLeaf && m.to === this.session.leafId);
     if (i < 0) return false;
     this.ownMoves.splice(i, 1);
     return true;
@@ -441,12 +507,13 @@ export class Story {
     if (i >= 0) this.ownMoves.splice(i, 1);
   }
 
-  private branch(session: Session): Branch {
-    return branchOf(session, this.host.branchOptions());
+  /** A message of the current branch, as the Chat shows it (a reply gathers several entries). */
+  message(id: string): TranscriptMessage | undefined {
+    return this.branch().transcript.find((m) => m.id === id);
   }
 
-  private mark(session: Session): BranchMark {
-    return markBranch(session, this.host.isBusy());
+  private mark(): BranchMark {
+    return markBranch(this.session, this.busy);
   }
 }
 
@@ -457,10 +524,6 @@ export function checkpointFor(session: Session, entryId: string | undefined): Ch
   return entry?.type === 'checkpoint' ? entry : undefined;
 }
 
-/** A message of the current branch, as the Chat shows it (a reply gathers several entries). */
-function findMessage(session: Session, id: string): TranscriptMessage | undefined {
-  return buildTranscript(session).find((m) => m.id === id);
-}
 
 function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

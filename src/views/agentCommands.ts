@@ -1,39 +1,56 @@
-// Palette commands for the agent: send, regenerate, variants, stop, retry, key and model.
+// Palette commands for the Story's verbs (send, regenerate, variants, stop, retry, restores, undo,
+// save points, compaction), the checkpoints' views, and the key and model.
 import * as vscode from 'vscode';
+import type { Story } from '../story';
 import type { Views } from './registerViews';
+import { selectModel, setApiKey } from './modelCommands';
 import { saveIdOf, worldlineIdOf } from './worldlinesTree';
 
 export function registerAgentCommands(views: Views): vscode.Disposable[] {
-  const { agent, chat, checkpoints, worldlines } = views;
+  const { stories, chat, checkpoints, worldlines, keys } = views;
   const lastReply = () => chat.transcript().filter((m) => m.role === 'assistant').at(-1);
+  /** A verb on the open session's Story; nothing without a session. */
+  const onStory = <T>(verb: (story: Story) => Promise<T> | T) => {
+    const story = stories.current();
+    return story ? verb(story) : undefined;
+  };
+  const variant = (delta: number) => (entryId?: string) => {
+    const id = entryId ?? lastReply()?.id;
+    return id ? onStory((s) => s.switchVariant(id, delta)) ?? false : false;
+  };
   return [
     vscode.commands.registerCommand('worldline.send', async (text?: string) => {
-      if (typeof text === 'string' && text.trim()) return agent.send(text);
+      if (typeof text === 'string' && text.trim()) return stories.send(text);
       await vscode.commands.executeCommand('worldline.chat.focus');
       chat.focusInput();
       return undefined;
     }),
-    vscode.commands.registerCommand('worldline.regenerate', (entryId?: string) => agent.regenerate(entryId ?? lastReply()?.id)),
-    vscode.commands.registerCommand('worldline.previousVariant', (entryId?: string) => {
-      const id = entryId ?? lastReply()?.id;
-      return id ? chat.switchVariant(id, -1) : false;
+    vscode.commands.registerCommand('worldline.regenerate', (entryId?: string) => stories.regenerate(entryId ?? lastReply()?.id)),
+    vscode.commands.registerCommand('worldline.previousVariant', variant(-1)),
+    vscode.commands.registerCommand('worldline.nextVariant', variant(1)),
+    vscode.commands.registerCommand('worldline.stop', () => onStory((s) => s.stop()) ?? false),
+    vscode.commands.registerCommand('worldline.retry', () => onStory((s) => s.retry())),
+    vscode.commands.registerCommand('worldline.setApiKey', async (key?: unknown, target?: unknown) => {
+      const set = await setApiKey(keys, typeof key === 'string' ? key : undefined, target === 'scribe' || target === 'main' ? target : undefined);
+      if (set) stories.current()?.clearNotice();
+      return set;
     }),
-    vscode.commands.registerCommand('worldline.nextVariant', (entryId?: string) => {
-      const id = entryId ?? lastReply()?.id;
-      return id ? chat.switchVariant(id, 1) : false;
+    vscode.commands.registerCommand('worldline.selectModel', async (model?: string) => {
+      const chosen = await selectModel(keys, model);
+      if (chosen) stories.current()?.clearNotice();
+      return chosen;
     }),
-    vscode.commands.registerCommand('worldline.stop', () => agent.stop()),
-    vscode.commands.registerCommand('worldline.retry', () => agent.retry()),
-    vscode.commands.registerCommand('worldline.setApiKey', (key?: unknown, target?: unknown) =>
-      agent.setApiKey(typeof key === 'string' ? key : undefined, target === 'scribe' || target === 'main' ? target : undefined)),
-    vscode.commands.registerCommand('worldline.selectModel', (model?: string) => agent.selectModel(model)),
-    vscode.commands.registerCommand('worldline.restoreProseOnly', (checkpointId?: string) => checkpoints.restore(checkpointId, false)),
-    vscode.commands.registerCommand('worldline.restoreProseAndChat', (checkpointId?: string) => checkpoints.restore(checkpointId, true)),
-    vscode.commands.registerCommand('worldline.undoRestore', () => checkpoints.undo()),
+    vscode.commands.registerCommand('worldline.restoreProseOnly', (checkpointId?: string) => onStory((s) => s.restoreProse(checkpointId))),
+    vscode.commands.registerCommand('worldline.restoreProseAndChat', (checkpointId?: string) => onStory((s) => s.restoreProseAndChat(checkpointId))),
+    vscode.commands.registerCommand('worldline.undoRestore', () => onStory((s) => s.undoLastRestore())),
     vscode.commands.registerCommand('worldline.showTurnChanges', (checkpointId?: string, file?: string) => checkpoints.showChanges(checkpointId, file)),
     vscode.commands.registerCommand('worldline.compareWithCheckpoint', (checkpointId?: string, file?: string) => checkpoints.showChanges(checkpointId, file, 'working')),
-    vscode.commands.registerCommand('worldline.rebuildCheckpoints', () => checkpoints.rebuild()),
-    vscode.commands.registerCommand('worldline.compactNow', () => agent.compactNow()),
+    vscode.commands.registerCommand('worldline.rebuildCheckpoints', async () => {
+      const rebuilt = await checkpoints.rebuild();
+      if (rebuilt) stories.current()?.forgetUndo(); // the new store has no undo stack
+      return rebuilt;
+    }),
+    vscode.commands.registerCommand('worldline.compactNow', () => onStory((s) => s.compactNow())),
     vscode.commands.registerCommand('worldline.savePoint', (name?: string) => worldlines.savePoint(typeof name === 'string' ? name : undefined)),
     vscode.commands.registerCommand('worldline.loadSave', (arg?: unknown) => worldlines.loadSave(saveIdOf(arg))),
     vscode.commands.registerCommand('worldline.renameWorldline', (arg?: unknown, name?: string) => worldlines.renameWorldline(worldlineIdOf(arg), name)),

@@ -2,7 +2,8 @@
 // by the view's host→page union, every inbound message decoded in one place before the view sees
 // it, a refresh when the view becomes visible again, and disposal of all it registered.
 import * as vscode from 'vscode';
-import { buildPage, mediaRoots } from './webviewHtml';
+import { makeNonce, pageHtml, pageResources, type PageName } from '../protocol/pageHtml';
+import { localize, type Labels } from '../protocol/labels';
 import type { Decoded } from '../protocol/decode';
 import type { NovelWorkspace } from './novel';
 import type { Log } from './log';
@@ -10,7 +11,7 @@ import type { Log } from './log';
 export interface PageSpec {
   title: string;
   /** media/<name>.js and media/<name>.css, after dom.js and common.css. */
-  name: 'chat' | 'state' | 'graph';
+  name: PageName;
   labels: Record<string, string>;
 }
 
@@ -33,13 +34,13 @@ export abstract class WebviewHost<ToPage, FromPage> implements vscode.WebviewVie
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
     const spec = this.page();
-    view.webview.options = { enableScripts: true, localResourceRoots: mediaRoots(this.extensionUri) };
-    view.webview.html = buildPage(view.webview, this.extensionUri, {
-      title: spec.title,
-      scripts: ['dom.js', `${spec.name}.js`],
-      styles: ['common.css', `${spec.name}.css`],
-      lang: this.getNovel()?.language === 'zh' ? 'zh-CN' : 'en',
-      bootstrap: { labels: spec.labels },
+    const files = pageResources(spec.name);
+    const at = (file: string) => vscode.Uri.joinPath(this.extensionUri, ...file.split('/'));
+    const uri = (file: string) => view.webview.asWebviewUri(at(file)).toString();
+    view.webview.options = { enableScripts: true, localResourceRoots: files.roots.map(at) };
+    view.webview.html = pageHtml({
+      cspSource: view.webview.cspSource, nonce: makeNonce(), title: spec.title, labels: spec.labels, lang: this.getNovel()?.language,
+      scriptUris: files.scripts.map(uri), styleUris: files.styles.map(uri),
     });
     this.disposables.push(
       view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
@@ -75,4 +76,9 @@ export abstract class WebviewHost<ToPage, FromPage> implements vscode.WebviewVie
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** A page's labels in the display language. The '{0}' argument keeps a label's "{0}" for the page to fill. */
+export function translate(table: Labels): Record<string, string> {
+  return localize(table, (english) => vscode.l10n.t(english, '{0}'));
 }

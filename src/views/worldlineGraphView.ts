@@ -2,7 +2,9 @@
 // written, fork edges from the save each line branched at, "you are here", and story written after
 // the last save. Clicking a point loads that save.
 import * as vscode from 'vscode';
-import { WebviewHost, type PageSpec } from './webviewHost';
+import { WebviewHost, translate, type PageSpec } from './webviewHost';
+import { GRAPH_LABELS } from '../protocol/graphLabels';
+import { emptyWorldlineView } from '../worldline/sessionSaves';
 import { decodeFromGraphPage, type FromGraphPage, type ToGraphPage } from '../protocol/graph';
 import type { WorldlineController } from './worldlineController';
 import type { NovelWorkspace } from './novel';
@@ -20,18 +22,7 @@ export class WorldlineGraphViewProvider extends WebviewHost<ToGraphPage, FromGra
   }
 
   protected page(): PageSpec {
-    return {
-      title: vscode.l10n.t('Worldline Graph'),
-      name: 'graph',
-      labels: {
-        empty: vscode.l10n.t('No save points yet. Save Point… marks where the story is; going back to a save and writing on starts a new worldline.'),
-        savePoint: vscode.l10n.t('Save Point…'),
-        here: vscode.l10n.t('you are here'),
-        after: vscode.l10n.t('story after the last save'),
-        load: vscode.l10n.t('Load save "{0}"', '{0}'),
-        graph: vscode.l10n.t('Worldline graph'),
-      },
-    };
+    return { title: vscode.l10n.t('Worldline Graph'), name: 'graph', labels: translate(GRAPH_LABELS) };
   }
 
   async onMessage(m: FromGraphPage): Promise<void> {
@@ -42,7 +33,6 @@ export class WorldlineGraphViewProvider extends WebviewHost<ToGraphPage, FromGra
 
   async refresh(): Promise<void> {
     if (!this.view) return;
-    const data = await this.controller.view();
-    this.post({ type: 'render', view: data ?? { worldlines: [], current: { storyAfterLastSave: false }, deleted: [] } });
+    this.post({ type: 'render', view: (await this.controller.view()) ?? emptyWorldlineView() });
   }
 }

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CheckpointEntry } from '../../../src/session/entries';
 import type { ModelServer } from '../../fixtures/modelServer';
-import { api, appendProse, proseTurn, startNovelSession } from './helpers';
+import { api, appendProse, proseTurn, saveBeforeRestore, startNovelSession } from './helpers';
 
 async function typeAtEnd(editor: vscode.TextEditor, text: string): Promise<void> {
   const end = editor.document.lineAt(editor.document.lineCount - 1).range.end;
@@ -18,18 +18,20 @@ async function typeAtEnd(editor: vscode.TextEditor, text: string): Promise<void>
 
 describe('Checkpoints in a real VS Code', function () {
   let server: ModelServer;
-  const asked: string[][] = [];
+  const asked: string[] = [];
+  let answering: vscode.Disposable;
   const chapterRel = 'chapters/01.md';
   let chapter: string;
 
   before(async () => {
     const started = await startNovelSession('checkpoint test');
     server = started.server;
-    started.worldline.checkpoints().prompt = async (files) => { asked.push(files); return 'save'; };
+    answering = saveBeforeRestore(asked);
     chapter = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'chapters', '01.md');
   });
 
   after(async () => {
+    answering.dispose();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await server.close();
   });
@@ -66,7 +68,8 @@ describe('Checkpoints in a real VS Code', function () {
     const leaf = session.leafId;
     const restored = await vscode.commands.executeCommand<unknown>('worldline.restoreProseOnly', before.id);
     assert.ok(restored && restored !== 'cancelled');
-    assert.deepEqual(asked, [[chapterRel]], 'asked about the unsaved chapter first');
+    assert.equal(asked.length, 1, 'asked about the unsaved chapter first');
+    assert.match(asked[0]!, new RegExp(`unsaved changes: ${chapterRel}\\.`), 'naming it');
     assert.equal(fs.readFileSync(chapter, 'utf8'), beforeTurn, 'the chapter is back as it was before the turn');
     assert.equal(session.leafId, leaf, 'the chat stays where it is');
 
@@ -108,16 +111,18 @@ describe('Checkpoints in a real VS Code', function () {
 
 describe('Checkpoints: Undo takes back exactly the last restore', function () {
   let server: ModelServer;
+  let answering: vscode.Disposable;
   let chapter: string;
 
   before(async () => {
     const started = await startNovelSession('undo test');
     server = started.server;
-    started.worldline.checkpoints().prompt = async () => 'save';
+    answering = saveBeforeRestore();
     chapter = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'chapters', '01.md');
   });
 
   after(async () => {
+    answering.dispose();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await server.close();
   });
@@ -174,7 +179,7 @@ describe('Checkpoints: Undo takes back exactly the last restore', function () {
     assert.ok(restored && restored !== 'cancelled');
     assert.equal(prose(), proseFirst);
 
-    assert.equal(await worldline.checkpoints().load(save.id), undefined, 'no prose was restored');
+    assert.equal(await worldline.agent().current()!.loadSave(save.id), undefined, 'no prose was restored');
     assert.equal(session.leafId, save.id, 'the chat went back to the save');
     assert.equal(prose(), proseFirst, 'the manuscript stays as it is');
 

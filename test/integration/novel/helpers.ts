@@ -24,12 +24,47 @@ export async function startNovelSession(
   const config = vscode.workspace.getConfiguration('worldline');
   await config.update('baseUrl', server.url, vscode.ConfigurationTarget.Workspace);
   await config.update('model', 'test-model', vscode.ConfigurationTarget.Workspace);
+  // "Prose follows the branch" would ask; the tests that switch branches restore explicitly.
+  await config.update('proseFollowsBranch', 'never', vscode.ConfigurationTarget.Workspace);
   const worldline = await api();
   await vscode.commands.executeCommand('worldline.newSession', title);
   assert.equal(worldline.novel()?.session?.title, title);
-  // "Prose follows the branch" would ask; the tests that switch branches restore explicitly.
-  worldline.checkpoints().followPrompt = async () => false;
   return { server, worldline, scribe };
+}
+
+/** Leave the question to VS Code (a notification or dialog, as a novelist would see it). */
+export const SHOW = Symbol('show');
+export type Answer = (message: string, buttons: string[]) => string | undefined | typeof SHOW | Promise<string | undefined>;
+
+/**
+ * Answers the questions the extension asks through VS Code's message API, as a novelist clicking
+ * a button would (the extension's own code runs unchanged). Messages without buttons, and those
+ * the answer leaves to VS Code, are shown as usual. Dispose to stop answering.
+ */
+export function answerQuestions(answer: Answer): vscode.Disposable {
+  type Show = (message: string, ...rest: unknown[]) => Thenable<unknown>;
+  const window = vscode.window as unknown as { showWarningMessage: Show; showInformationMessage: Show };
+  const originals = { warning: window.showWarningMessage, info: window.showInformationMessage };
+  const wrap = (original: Show): Show => (message, ...rest) => {
+    const buttons = rest.filter((x): x is string => typeof x === 'string');
+    const picked = buttons.length > 0 ? answer(message, buttons) : SHOW;
+    return picked === SHOW ? original(message, ...rest) : Promise.resolve(picked);
+  };
+  window.showWarningMessage = wrap(originals.warning);
+  window.showInformationMessage = wrap(originals.info);
+  return new vscode.Disposable(() => {
+    window.showWarningMessage = originals.warning;
+    window.showInformationMessage = originals.info;
+  });
+}
+
+/** The unsaved-chapters question before a restore, answered "Save and Restore"; every other question shown. */
+export function saveBeforeRestore(asked: string[] = []): vscode.Disposable {
+  return answerQuestions((message, buttons) => {
+    if (!buttons.includes('Save and Restore')) return SHOW;
+    asked.push(message);
+    return 'Save and Restore';
+  });
 }
 
 /** A scripted tool call that appends prose to a chapter. */

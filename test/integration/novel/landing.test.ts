@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ModelServer } from '../../fixtures/modelServer';
-import { api, proseTurn, startNovelSession } from './helpers';
+import { SHOW, answerQuestions, api, proseTurn, saveBeforeRestore, startNovelSession } from './helpers';
 
 describe('Restores land at the end of the turn; late answers are checked again', function () {
   let server: ModelServer;
@@ -15,12 +15,11 @@ describe('Restores land at the end of the turn; late answers are checked again',
   before(async () => {
     const started = await startNovelSession('landing test');
     server = started.server;
-    started.worldline.checkpoints().prompt = async () => 'save';
     chapter = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'chapters', '01.md');
   });
 
   after(async () => {
-    (await api()).checkpoints().followPrompt = async () => false;
+    await vscode.workspace.getConfiguration('worldline').update('proseFollowsBranch', 'never', vscode.ConfigurationTarget.Workspace);
     await server.close();
   });
 
@@ -35,7 +34,9 @@ describe('Restores land at the end of the turn; late answers are checked again',
     const checkpoint = session.lastOnPath('checkpoint', save.id)!;
     await proseTurn(server, '第二回。', '\n【落点二】\n');
 
+    const answering = saveBeforeRestore();
     const restored = await vscode.commands.executeCommand<unknown>('worldline.restoreProseAndChat', checkpoint.id);
+    answering.dispose();
     assert.ok(restored && restored !== 'cancelled');
     assert.equal(session.leafId, save.id, 'the leaf lands after the turn\'s state and save');
     assert.doesNotMatch(prose(), /【落点二】/);
@@ -51,19 +52,24 @@ describe('Restores land at the end of the turn; late answers are checked again',
     await proseTurn(server, '第三回。', '\n【旧枝】\n');
     const older = session.path().at(-1)!.id;
     await proseTurn(server, '第四回。', '\n【新枝】\n');
-    let answer: (yes: boolean) => void = () => undefined;
+    // The novelist wants to be asked, then leaves the question open (it hides in the bell).
+    await vscode.workspace.getConfiguration('worldline').update('proseFollowsBranch', 'ask', vscode.ConfigurationTarget.Workspace);
+    let answer: (button: string) => void = () => undefined;
+    let answering: vscode.Disposable | undefined;
     const asked = new Promise<void>((signal) => {
-      worldline.checkpoints().followPrompt = () => new Promise<boolean>((resolve) => {
-        answer = resolve;
+      answering = answerQuestions((_message, buttons) => {
+        if (!buttons.includes('Bring the Prose Along')) return SHOW;
         signal();
+        return new Promise<string | undefined>((resolve) => { answer = resolve; });
       });
     });
     await session.navigate(older); // prose follows the branch: the question is asked and left open
     await asked;
+    answering?.dispose();
     await proseTurn(server, '另一个第四回。', '\n【刚写的一段】\n');
     const now = prose();
     assert.match(now, /【刚写的一段】/);
-    answer(true);
+    answer('Bring the Prose Along');
     await new Promise((r) => setTimeout(r, 500));
     assert.equal(prose(), now, 'the old checkpoint was not restored over the new paragraph');
   });

@@ -5,7 +5,7 @@
 import { strict as assert } from 'node:assert';
 import type { AssistantEntry, Entry, UserEntry } from '../../../src/session/entries';
 import { Story } from '../../../src/story';
-import { Book, openStoryFixture, type FakeHost, type Following, type StoryFixture } from './helpers';
+import { Book, openStoryFixture, type FakeHost, type StoryFixture } from './helpers';
 
 
 describe('Story: the chat-tree verbs', function () {
@@ -13,18 +13,17 @@ describe('Story: the chat-tree verbs', function () {
   let book: Book;
   let host: FakeHost;
   let story: Story;
-  let following: Following;
 
   let fixture: StoryFixture;
 
   beforeEach(async () => {
     fixture = await openStoryFixture('always');
-    ({ book, host, story, following } = fixture);
+    ({ book, host, story } = fixture);
   });
 
   afterEach(() => fixture.close());
 
-  const settled = () => following.settled();
+  const settled = () => fixture.settled();
   const entryCount = () => book.session.entries().length;
   const sides = (type: Entry['type']) => book.session.entries().filter((e) => e.type === type);
 
@@ -159,16 +158,19 @@ describe('Story: the chat-tree verbs', function () {
   it('while the agent is writing every chat-tree verb is refused, said, and writes nothing', async () => {
     const { a, b, tipB } = await variants();
     await settled();
+    const held = await fixture.holdTurn();
     host.events.length = 0;
-    host.busy = true;
     const before = entryCount();
+    const leaf = book.session.leafId;
     assert.equal(await story.switchVariant(b.id, -1), false);
     assert.equal(await story.hide(a.id), false);
     assert.equal(await story.unhide(a.id), false);
     assert.equal(await story.branchHere(b.id), undefined);
     assert.equal(await story.editInPlace(b.id, '改'), false);
     assert.equal(entryCount(), before, 'nothing appended');
-    assert.equal(book.session.leafId, tipB, 'nothing moved');
+    assert.equal(book.session.leafId, leaf, 'nothing moved');
+    assert.equal(book.session.get(leaf!)?.parentId, tipB, 'the held turn\'s instruction went under the tip');
     assert.deepEqual(host.events.map((e) => e.kind === 'busyVerb' && e.verb), ['switch variants', 'hide', 'hide', 'branch', 'edit']);
+    await held.release();
   });
 });

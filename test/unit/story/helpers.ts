@@ -5,14 +5,19 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { RestoreResult, ShadowRepo } from '../../../src/checkpoints';
+import { NodeManuscriptFs } from '../../../src/agent/fsNode';
+import type { RequestKeys } from '../../../src/model/keys';
+import type { WorldlineSettings } from '../../../src/model/settings';
+import { defaultConfig } from '../../../src/project/config';
 import type { ChainEntry, CheckpointEntry, SaveEntry, StateEntry, UserEntry } from '../../../src/session/entries';
 import { Session } from '../../../src/session/session';
 import { openingState } from '../../../src/state/opening';
 import type { SceneState } from '../../../src/state/types';
 import {
   branchOf, proseAndChatLanding, saveLanding, type Branch, type BranchOptions,
-  Story, type DirtyChoice, type FollowSetting, type StoryEvent, type StoryHost,
+  Story, type DirtyChoice, type FollowSetting, type StoryEvent, type StoryHost, type StoryProject,
 } from '../../../src/story';
+import { startModelServer, type ModelServer } from '../../fixtures/modelServer';
 import { planNewSave } from '../../../src/worldline/plan';
 import { cleanupTmp, ok, openRepo, tmpDir } from '../checkpoints/helpers';
 
@@ -117,11 +122,20 @@ export class Book {
   }
 }
 
+/** The settings of a test: the model server as every endpoint, the follow setting as the test says. */
+export function testSettings(url: string, follow: FollowSetting): WorldlineSettings {
+  return {
+    baseUrl: url, model: 'test-model', scribeBaseUrl: url, scribeModel: 'test-scribe', maxToolSteps: 6, temperature: 0.5,
+    memory: { everyTurns: 30, keepTurns: 6, recallCount: 6, embeddingModel: '', embeddingBaseUrl: '' },
+    endpoints: { main: url, scribe: url, embeddings: url },
+    proseFollowsBranch: follow,
+  };
+}
+
 /** A StoryHost that records what the Story reports and answers its questions as a test says. */
 export class FakeHost implements StoryHost {
   readonly events: StoryEvent[] = [];
   readonly logged: string[] = [];
-  busy = false;
   setting: FollowSetting = 'ask';
   /** Unsaved editors: path → text not yet on disk. */
   readonly unsaved = new Map<string, string>();
@@ -134,14 +148,18 @@ export class FakeHost implements StoryHost {
     warn: (m: string) => void this.logged.push(m),
     error: (m: string) => void this.logged.push(m),
   };
+  private readonly config = { ...defaultConfig(), title: '雨夜', language: 'zh' as const, opening: { time: '开场', location: '客栈', characters: [] } };
 
-  constructor(private readonly book: Book) {}
+  constructor(private readonly book: Book, readonly server: ModelServer) {}
 
-  session() { return this.book.session; }
-  branchOptions() { return OPTIONS; }
+  project(): StoryProject {
+    return { root: this.book.root, config: this.config, lang: 'zh', branchOptions: OPTIONS };
+  }
+  settings(): WorldlineSettings { return testSettings(this.server.url, this.setting); }
+  keys(): Promise<RequestKeys> { return Promise.resolve({ main: '', scribe: '', embeddings: '', withheld: [] }); }
+  manuscriptFs() { return new NodeManuscriptFs(this.book.root); }
   store() { return Promise.resolve(this.book.repo); }
-  isBusy() { return this.busy; }
-  followSetting() { return this.setting; }
+  progress<T>(work: () => Promise<T>): Promise<T> { return work(); }
   async saveUnsavedOrCancel(): Promise<DirtyChoice> {
     if (this.unsaved.size === 0) return 'save';
     this.dirtyAsked++;
@@ -159,49 +177,53 @@ export class FakeHost implements StoryHost {
     return this.answerFollow(changed);
   }
   settle(_result: RestoreResult): Promise<void> { return Promise.resolve(); }
-  report(event: StoryEvent): void { this.events.push(event); }
+  report(event: StoryEvent): void {
+    // The views' redraws are not what the tests check.
+    if (event.kind !== 'live' && event.kind !== 'scribe') this.events.push(event);
+  }
 
   kinds(): string[] { return this.events.map((e) => e.kind); }
 }
 
-export interface Following {
-  /** Every followBranch the session's navigations started so far, awaited. */
-  settled(): Promise<void[]>;
-  dispose(): void;
-}
-
-/** As novel.ts does: each navigation that moved the leaf reaches the Story's followBranch. */
-export function followNavigations(book: Book, story: Story): Following {
-  const follows: Promise<void>[] = [];
-  let leaf = book.session.leafId;
-  const sub = book.session.onDidChange((change) => {
-    const from = leaf;
-    leaf = book.session.leafId;
-    if (change.kind === 'navigate' && from !== leaf) follows.push(story.followBranch(book.session, from));
-  });
-  return { settled: () => Promise.all(follows), dispose: () => sub.dispose() };
-}
-
-/** One test's book, recording host and Story, wired as the extension wires them; `close()` after. */
+/** One test's book, recording host and Story (over a model server), as the extension wires them; `close()` after. */
 export interface StoryFixture {
   book: Book;
   host: FakeHost;
   story: Story;
-  following: Following;
+  server: ModelServer;
+  /** Every "prose follows the branch" the session's moves started so far, settled. */
+  settled(): Promise<void>;
+  /** A turn that is writing (its model holds the reply) until `release()` stops it. */
+  holdTurn(): Promise<{ release(): Promise<void> }>;
   close(): Promise<void>;
 }
 
 export async function openStoryFixture(setting: FollowSetting = 'ask'): Promise<StoryFixture> {
   const book = await Book.open();
-  const host = new FakeHost(book);
+  const server = await startModelServer();
+  const host = new FakeHost(book, server);
   host.setting = setting;
-  const story = new Story(host);
-  const following = followNavigations(book, story);
+  const story = new Story(host, book.session);
   return {
-    book, host, story, following,
+    book, host, story, server,
+    settled: () => story.idle(),
+    holdTurn: async () => {
+      server.enqueue({ text: '……', delayMs: 60_000 });
+      const asked = server.chatRequests().length;
+      const turn = story.send('慢慢写。');
+      // Held once the model has the request: a stop before that would leave the slow reply queued.
+      while (server.chatRequests().length === asked) await new Promise((r) => setTimeout(r, 5));
+      return {
+        release: async () => {
+          story.stop();
+          await turn;
+        },
+      };
+    },
     close: async () => {
-      following.dispose();
+      story.dispose();
       await book.close();
+      await server.close();
       cleanupTmp();
     },
   };

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Story } from '../../../src/story';
 import { planNewSave } from '../../../src/worldline/plan';
-import { Book, CHAPTER, openStoryFixture, type FakeHost, type Following, type StoryFixture } from './helpers';
+import { Book, CHAPTER, openStoryFixture, type FakeHost, type StoryFixture } from './helpers';
 
 
 describe('Story: the restore verbs', function () {
@@ -15,18 +15,17 @@ describe('Story: the restore verbs', function () {
   let book: Book;
   let host: FakeHost;
   let story: Story;
-  let following: Following;
 
   let fixture: StoryFixture;
 
   beforeEach(async () => {
     fixture = await openStoryFixture();
-    ({ book, host, story, following } = fixture);
+    ({ book, host, story } = fixture);
   });
 
   afterEach(() => fixture.close());
 
-  const settled = () => following.settled();
+  const settled = () => fixture.settled();
 
   /** Three turns, each adding a line; returns them and the prose after each. */
   async function threeTurns() {
@@ -138,11 +137,13 @@ describe('Story: the restore verbs', function () {
 
   it('busy: every verb is refused and nothing moves', async () => {
     const { t1, p3 } = await threeTurns();
-    host.busy = true;
+    const held = await fixture.holdTurn();
+    host.events.length = 0;
     assert.equal(await story.restoreProseAndChat(t1.checkpoint.id), undefined);
     assert.equal(await story.undoLastRestore(), undefined);
     assert.deepEqual(host.kinds(), ['busy', 'busy']);
     assert.equal(book.prose, p3);
+    await held.release();
   });
 
   /** Two variants of turn 2: returns the leaf of each and their prose. */
@@ -152,8 +153,8 @@ describe('Story: the restore verbs', function () {
     const proseA = book.prose;
     const leafA = book.session.leafId;
     // Regenerate as the shell does: back to the turn's parent, the prose of turn 1, a sibling turn.
-    await story.moveLeaf(book.session, t1.state?.id ?? null);
-    await story.resetProseForRerun(book.session, a.user.id);
+    await story.moveLeaf(t1.state?.id ?? null);
+    await story.resetProseForRerun(a.user.id);
     const b = await book.turn('第二回', '\n乙。\n');
     const leafB = book.session.leafId;
     await settled();

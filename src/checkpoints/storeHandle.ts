@@ -1,0 +1,131 @@
+// The window's handle on the checkpoint store: opened once and then reused (turns, restores and
+// views all ask for it); a failed open is remembered, so a broken store or a missing git is said
+// once and not tried on every turn, until the folder is trusted or the store rebuilt. Whether git
+// may run at all (Restricted Mode) is the shell's to know: passed in.
+import * as path from 'node:path';
+import type { ManuscriptSpec } from '../project/manuscript';
+import type { Entry } from '../session/entries';
+import { isCheckpointProblem, type CheckpointUnavailable } from './errors';
+import { ShadowRepo, type ShadowRepoOptions } from './shadowRepo';
+
+export interface StoreHandleDeps {
+  /** True when no git may run on the folder (Restricted Mode); the shell says why. */
+  restricted(): boolean;
+  /** The open novel's folder and manuscript; undefined when none is open. */
+  book(): { root: string; globs: ManuscriptSpec } | undefined;
+  /** An open failed (logged, and remembered from now on): for the shell to say. */
+  failed(problem: CheckpointUnavailable): void;
+  log: { info(message: string): void; warn(message: string): void };
+  /** More store options (tests: another git binary). */
+  options?: Omit<ShadowRepoOptions, 'globs' | 'log'>;
+}
+
+/** The checkpoint commits a session refers to, in file order. */
+export function recordedCommits(entries: readonly Entry[]): string[] {
+  return entries.flatMap((e) => (e.type === 'checkpoint' ? [e.commit] : []));
+}
+
+/** A checkpoint document's path: `/<commit>/<file>`, each segment of the file URI-encoded. */
+export function documentPath(commit: string, file: string): string {
+  return `/${commit}/${file.split('/').map(encodeURIComponent).join('/')}`;
+}
+
+/** The commit and file of a document path (see `documentPath`); undefined for the "empty" side. */
+export function parseDocumentPath(docPath: string): { commit: string; file: string } | undefined {
+  const [, commit, ...rest] = docPath.split('/');
+  if (!commit || commit === 'empty') return undefined;
+  try {
+    return { commit, file: decodeURIComponent(rest.join('/')) };
+  } catch {
+    return undefined; // a hand-typed URI with a broken escape names no document
+  }
+}
+
+export class StoreHandle {
+  private repo: ShadowRepo | undefined;
+  private opening: Promise<ShadowRepo | undefined> | undefined;
+  private failedWith: string | undefined;
+
+  constructor(private readonly deps: StoreHandleDeps) {}
+
+  /** Why the last open failed (the store's own words), until trust or a rebuild clears it. */
+  get failure(): string | undefined {
+    return this.failedWith;
+  }
+
+  /** The store, opened on first use; undefined when checkpoints are off (restricted, failed, no novel). */
+  async store(): Promise<ShadowRepo | undefined> {
+    if (this.deps.restricted()) return undefined;
+    if (this.repo) return this.repo;
+    if (this.failedWith !== undefined) return undefined;
+    const book = this.deps.book();
+    if (!book) return undefined;
+    // Callers that ask while the store opens share the one open.
+    this.opening ??= (async () => {
+      const opened = await ShadowRepo.open(book.root, this.storeOptions(book.globs));
+      if (isCheckpointProblem(opened)) {
+        this.failedWith = opened.message;
+        this.deps.log.warn(opened.message);
+        this.deps.failed(opened);
+        return undefined;
+      }
+      this.repo = opened;
+      return opened;
+    })().finally(() => {
+      this.opening = undefined;
+    });
+    return this.opening;
+  }
+
+  /** The folder was trusted: a store that could not open is tried again on the next use. */
+  forgetFailure(): void {
+    this.failedWith = undefined;
+  }
+
+  /**
+   * A new store from the manuscript as it is; the old one is kept aside (`aside`: where, relative
+   * to the folder). Undefined with no novel open; throws CheckpointError when git cannot run.
+   */
+  async rebuild(): Promise<{ repo: ShadowRepo; aside?: string } | undefined> {
+    const book = this.deps.book();
+    if (!book) return undefined;
+    const repo = await ShadowRepo.rebuild(book.root, this.storeOptions(book.globs));
+    this.repo = repo;
+    this.failedWith = undefined;
+    return repo.movedAside ? { repo, aside: path.relative(book.root, repo.movedAside) } : { repo };
+  }
+
+  /** The manuscript changed in worldline.yaml; unusable globs are logged and the old ones kept. */
+  setGlobs(globs: ManuscriptSpec): void {
+    try {
+      this.repo?.setGlobs(globs);
+    } catch (err) {
+      this.deps.log.warn(`checkpoints: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /**
+   * The health check on start: the store's problem, or undefined when there is none to tell. A
+   * damaged store, or one that was lost (a new one was made while the session refers to
+   * checkpoints), is a problem; a first store with nothing recorded has nothing to check yet.
+   */
+  async problem(entries: readonly Entry[] | undefined): Promise<string | undefined> {
+    const repo = await this.store();
+    if (!repo) return undefined;
+    const recorded = recordedCommits(entries ?? []);
+    if (repo.created && recorded.length === 0) return undefined;
+    const health = await repo.health(recorded);
+    return health.ok ? undefined : health.problem;
+  }
+
+  /** The text of the document at `docPath` (see `documentPath`); '' for the "empty" side, or when the store cannot say. */
+  async document(docPath: string): Promise<string> {
+    const at = parseDocumentPath(docPath);
+    const repo = at && (await this.store());
+    return (repo && (await repo.readAt(at.commit, at.file))) ?? '';
+  }
+
+  private storeOptions(globs: ManuscriptSpec): ShadowRepoOptions {
+    return { ...this.deps.options, globs, log: (m) => this.deps.log.info(m) };
+  }
+}

@@ -1,0 +1,400 @@
+// The Story's turn verbs (DESIGN, "Agent mode", "Story and Branch"): send, regenerate, retry, edit
+// as a new branch (instructions and replies), stop, save point and compact now, over the session's
+// one TurnRunner. Here the model clients are built from one settings snapshot and the keys the
+// core's rule allows, the runner's events become what the views show (phase, streamed text, the
+// notice line, the scribe), and background work (a save, a summary) goes through the runner's one
+// queue, so none of it lands inside a turn.
+import { createScribeHook } from '../agent/scribeHook';
+import { replyBranchCopy } from '../agent/replyBranch';
+import { TurnRunner } from '../agent/turnRunner';
+import { TurnBusyError, type TurnEvent, type TurnHooks, type TurnPhase, type TurnResult } from '../agent/turnTypes';
+import { embedderFor, SessionMemory, summaryModelFor, type CompactOutcome } from '../memory';
+import { createChatClient } from '../model/chatClient';
+import { endpointOrigin, type RequestKeys } from '../model/keys';
+import type { WorldlineSettings } from '../model/settings';
+import { createStreamingClient, type StreamingClient } from '../model/streaming';
+import type { ScribeStatus } from '../protocol/state';
+import type { SaveEntry } from '../session/entries';
+import { isStaleLeafError, type Session } from '../session/session';
+import { planNewSave } from '../worldline/plan';
+import type { WorldlineSidecar } from '../worldline';
+import type { Branch } from './branch';
+import type { ChatVerb, LiveChange, StoryHost, TurnNotice } from './host';
+
+/**
+ * Characters of the injected state block. Full rosters (100/100/60/60) format to about 6,400; at
+ * this budget the first-seen times go and every name stays, so the block is bounded.
+ */
+const STATE_BLOCK_BUDGET = 5500;
+
+/** The reply being written, as the Chat's streaming block shows it. */
+export interface StreamView {
+  text: string;
+  tools: { text: string; isError: boolean }[];
+}
+
+/** What the turn verbs need from the Story they belong to. */
+export interface TurnOwner {
+  readonly host: StoryHost;
+  readonly session: Session;
+  branch(): Branch;
+  /** The prose back to the checkpoint before the turn; false when the novelist kept unsaved editors. */
+  resetProseForRerun(userEntryId: string): Promise<boolean>;
+  checkpoint(turnId: string, onlyIfChanged: boolean): Promise<unknown>;
+  /** Moves the leaf as a step of a verb (the prose is kept right by the verb). */
+  moveLeaf(leafId: string | null): Promise<void>;
+  followBranch(previousLeaf: string | null): Promise<void>;
+}
+
+/** Thrown by the rerun's first step when the novelist kept unsaved editors: the turn ends before the model. */
+export class RerunCancelledError extends Error {
+  constructor(lang: 'zh' | 'en') {
+    super(lang === 'zh'
+      ? '重新生成已取消：章节里未保存的修改被保留了。'
+      : 'Regenerate was cancelled: unsaved changes in a chapter were kept.');
+    this.name = 'RerunCancelledError';
+  }
+}
+
+export class StoryTurns {
+  readonly runner: TurnRunner;
+  readonly memory: SessionMemory;
+  private phaseValue: TurnPhase = 'idle';
+  private streamValue: StreamView | undefined;
+  private noticeValue: TurnNotice | undefined;
+  private scribeValue: ScribeStatus = { running: false };
+  private readonly baseHooks: TurnHooks;
+
+  constructor(private readonly owner: TurnOwner) {
+    const { host, session } = owner;
+    const project = host.project();
+    this.memory = new SessionMemory({
+      root: project.root,
+      session,
+      branchOptions: () => host.project().branchOptions,
+      settings: () => host.settings(),
+      embedder: async () => {
+        const settings = host.settings();
+        return embedderFor(settings, await host.keys(settings));
+      },
+      summaryModel: async () => {
+        const settings = host.settings();
+        return summaryModelFor(settings, await host.keys(settings));
+      },
+      log: host.log,
+      progress: (work) => host.progress(work),
+    });
+    // The hooks that do not depend on the settings; the scribe's is added per turn (`prepare`).
+    const hooks: TurnHooks = {
+      // The manuscript as it is before the instruction (the novelist may have edited by hand).
+      beforeInstruction: async () => {
+        await owner.checkpoint(`before-${Date.now().toString(36)}`, true);
+      },
+      recall: ({ userEntryId, instruction }) => this.memory.recall(userEntryId, instruction),
+      beforeTurn: async ({ kind, userEntryId }) => {
+        if (kind !== 'send' && !(await owner.resetProseForRerun(userEntryId))) throw new RerunCancelledError(host.project().lang);
+      },
+      checkpoint: async ({ userEntryId }) => {
+        await owner.checkpoint(userEntryId, false);
+      },
+      // Every N turns the older ones become a summary (after the scribe, leaf-guarded).
+      afterScribe: ({ signal }) => this.memory.compact({ manual: false, signal }),
+    };
+    this.baseHooks = hooks;
+    // The clients are made from the settings at each turn (`prepare`); until then none is usable.
+    const notPrepared: Pick<StreamingClient, 'stream'> = { stream: () => Promise.reject(new Error('the model client was not prepared')) };
+    this.runner = new TurnRunner({
+      session, client: notPrepared, lang: project.lang, style: '', title: '', maxSteps: 1, model: '', opening: project.branchOptions.opening,
+      toolContext: { fs: host.manuscriptFs(), root: project.root, globs: project.config.manuscriptMatcher, getState: () => owner.branch().state.state, lang: project.lang },
+      stateBudget: STATE_BLOCK_BUDGET,
+      hooks,
+      extraTools: [this.memory.searchTool()],
+      transformContext: this.memory.transformContext(),
+      onEvent: (e) => this.onEvent(e),
+    });
+  }
+
+  get busy(): boolean { return this.runner.busy; }
+  get phase(): TurnPhase { return this.phaseValue; }
+  get stream(): StreamView | undefined { return this.streamValue; }
+  get notice(): TurnNotice | undefined { return this.noticeValue; }
+  get scribe(): ScribeStatus { return this.scribeValue; }
+  get canRetry(): boolean { return !this.busy && this.runner.retryTarget !== undefined; }
+
+  /** Appends the novelist's instruction under the leaf and runs the turn. */
+  send(text: string): Promise<TurnResult | undefined> {
+    return this.runTurn('send a message', (r) => r.send(text));
+  }
+
+  /** A sibling of that reply (default: the last one on the branch), from the same prose. */
+  regenerate(entryId?: string): Promise<TurnResult | undefined> {
+    const { session } = this.owner;
+    const target = entryId ?? session.lastOnPath('assistant')?.id ?? session.lastOnPath('user')?.id;
+    if (!target) {
+      this.owner.host.report({ kind: 'nothingToRegenerate' });
+      return Promise.resolve(undefined);
+    }
+    return this.runTurn('regenerate', (r) => r.regenerate(target));
+  }
+
+  /** The last failed or stopped turn, again. */
+  retry(): Promise<TurnResult | undefined> {
+    return this.runTurn('retry', (r) => r.retry());
+  }
+
+  /**
+   * Edit as a new branch. An instruction: a sibling instruction with the new words, and a turn
+   * for it. A reply: the turn is copied beside the original with the new text (same tool work,
+   * checkpoint and state, so the prose stays); ◀ ▶ goes back. An unchanged reply writes nothing.
+   */
+  async editAsNewBranch(messageId: string, text: string): Promise<TurnResult | boolean | undefined> {
+    const msg = this.owner.branch().transcript.find((m) => m.id === messageId);
+    if (!msg) return undefined;
+    if (msg.role === 'user') return this.runTurn('edit', (r) => r.editAndBranch(msg.id, text));
+    if (text === msg.text) return false;
+    return this.copyReplyAsBranch(msg.id, msg.editId, text);
+  }
+
+  stop(): boolean {
+    return this.runner.stop();
+  }
+
+  clearNotice(): void {
+    if (this.noticeValue) this.setNotice(undefined);
+  }
+
+  /** Resolves when the last turn's scribe (and any summary after it) has finished. */
+  idle(): Promise<void> {
+    return this.runner.idle();
+  }
+
+  /**
+   * Save Point: after the scribe (the save carries that turn's state), never inside a turn. The
+   * prose is pinned first when it moved (hand edits included), so loading the save brings it back.
+   */
+  async savePoint(opts: { name: string; sidecar: WorldlineSidecar }): Promise<SaveEntry | undefined> {
+    const { session, host } = this.owner;
+    if (!this.writable('save')) return undefined;
+    const saved = await this.background('save', async () => {
+      await this.owner.checkpoint(`save-${Date.now().toString(36)}`, true);
+      const plan = planNewSave({ name: opts.name, lang: host.project().lang, tree: session, sidecar: opts.sidecar });
+      const entry = (await session.append(plan)) as SaveEntry;
+      await session.flush();
+      return { entry, fork: plan.kind === 'fork' };
+    });
+    if (!saved) return undefined;
+    host.log.info(`saved "${saved.entry.name}" on ${saved.entry.worldlineName}${saved.fork ? ' (a new worldline)' : ''}`);
+    host.report({ kind: 'saved', ...saved });
+    this.changed('render');
+    return saved.entry;
+  }
+
+  /** Compact Now: the older turns become a summary on this branch, at a lower threshold than the automatic one. */
+  async compactNow(): Promise<CompactOutcome | undefined> {
+    if (!this.writable('compact')) return undefined;
+    const outcome = await this.background('compact', () => this.memory.compact({ manual: true }));
+    if (outcome) this.owner.host.report({ kind: 'compacted', outcome });
+    this.changed('render');
+    return outcome;
+  }
+
+  dispose(): void {
+    this.runner.dispose();
+    void this.memory.close();
+  }
+
+  /** Refused, and said, while a turn is writing or when another window owns the novel. */
+  writable(verb: ChatVerb): boolean {
+    if (this.busy) {
+      this.owner.host.report({ kind: 'busyVerb', verb });
+      return false;
+    }
+    if (this.owner.session.readOnly) {
+      this.owner.host.report({ kind: 'readOnly' });
+      return false;
+    }
+    return true;
+  }
+
+  /** Work that appends to the session, queued behind the scribe; undefined when a turn started first. */
+  private async background<T>(verb: ChatVerb, task: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await this.runner.background(verb, task);
+    } catch (err) {
+      if (!(err instanceof TurnBusyError)) throw err;
+      this.owner.host.report({ kind: 'busyVerb', verb });
+      return undefined;
+    }
+  }
+
+  /** The copy of an edited reply, entry by entry under a guard: a click on ◀ ▶ meanwhile stops it. */
+  private async copyReplyAsBranch(firstId: string, editId: string, text: string): Promise<boolean> {
+    const { session, host } = this.owner;
+    if (!this.writable('edit')) return false;
+    const done = await this.background('edit', async () => {
+      const first = session.get(firstId);
+      const copy = first ? replyBranchCopy(session.path(), firstId, editId, text) : undefined;
+      if (!first || !copy || copy.length === 0) return false;
+      const leafBefore = session.leafId;
+      await this.owner.moveLeaf(first.parentId);
+      let expected = first.parentId;
+      try {
+        for (const e of copy) expected = (await session.append(e, { guard: (leaf) => leaf === expected })).id;
+      } catch (err) {
+        if (!isStaleLeafError(err)) throw err;
+        host.report({ kind: 'replyCopyStopped' });
+        return false;
+      } finally {
+        await session.flush();
+      }
+      // Editing an older reply moves the story back to that turn: the prose follows, as for ◀ ▶.
+      await this.owner.followBranch(leafBefore);
+      return true;
+    });
+    this.changed('render');
+    return done ?? false;
+  }
+
+  /** The clients for this turn from one settings snapshot; false (with the notice) when no turn can run. */
+  private async prepare(): Promise<boolean> {
+    const { host } = this.owner;
+    const settings = host.settings();
+    if (!settings.model) {
+      this.setNotice({ kind: 'noModel' });
+      return false;
+    }
+    const keys = await host.keys(settings);
+    // Origins only: an endpoint setting may carry user info (https://user:secret@host).
+    for (const w of keys.withheld) host.log.warn(`api key: the ${w.role} key was set for ${w.setFor}, not sent to ${endpointOrigin(w.endpoint) ?? 'a non-http(s) address'}`);
+    const main = keys.withheld.find((w) => w.role === 'main');
+    if (main) {
+      this.setNotice({ kind: 'keyWithheld', setFor: main.setFor, endpoint: settings.baseUrl });
+      return false;
+    }
+    if (this.runner.busy) return true; // the runner refuses the second turn itself
+    const project = host.project();
+    const lang = project.lang;
+    this.runner.update({
+      client: createStreamingClient({ baseURL: settings.baseUrl, apiKey: keys.main, model: settings.model }),
+      toolContext: { fs: host.manuscriptFs(), root: project.root, globs: project.config.manuscriptMatcher, getState: () => this.owner.branch().state.state, lang },
+      lang,
+      style: project.config.style,
+      title: project.config.title,
+      maxSteps: settings.maxToolSteps,
+      temperature: settings.temperature,
+      model: settings.model,
+      opening: project.branchOptions.opening,
+      hooks: { ...this.baseHooks, scribe: this.scribeHook(settings, keys.scribe) },
+    });
+    return true;
+  }
+
+  private scribeHook(settings: WorldlineSettings, apiKey: RequestKeys['scribe']): TurnHooks['scribe'] {
+    const project = this.owner.host.project();
+    return createScribeHook({
+      session: this.owner.session,
+      // The scribe always sends the thinking-off switch: its budget is for the JSON patch.
+      client: createChatClient({ baseURL: settings.scribeBaseUrl, apiKey, model: settings.scribeModel }),
+      model: settings.scribeModel,
+      opening: project.branchOptions.opening,
+      lang: project.lang,
+      hasVariables: Object.keys(project.config.variables).length > 0,
+    });
+  }
+
+  /** Runs one turn and turns its result into the notice line and the scribe's status. */
+  private async runTurn(verb: ChatVerb, action: (runner: TurnRunner) => Promise<TurnResult>): Promise<TurnResult | undefined> {
+    const { host } = this.owner;
+    // Refused before anything changes: the running turn keeps its streamed text and its notice.
+    if (this.busy) {
+      host.report({ kind: 'busyVerb', verb });
+      return undefined;
+    }
+    if (!(await this.prepare())) return undefined;
+    this.setNotice(undefined);
+    this.streamValue = { text: '', tools: [] };
+    let result: TurnResult;
+    try {
+      result = await action(this.runner);
+    } catch (err) {
+      if (err instanceof TurnBusyError) host.report({ kind: 'busyVerb', verb });
+      else this.setNotice({ kind: 'failed', message: err instanceof Error ? err.message : String(err), auth: false });
+      return undefined;
+    } finally {
+      this.streamValue = undefined;
+    }
+    if (result.status === 'error') {
+      this.setNotice({ kind: 'failed', ...(result.error ? { message: result.error } : {}), auth: /API key|401|auth/i.test(result.error ?? '') });
+    } else if (result.status === 'aborted') {
+      this.setNotice({ kind: 'stopped' });
+    } else {
+      this.setNotice(undefined);
+    }
+    host.log.info(`turn ${result.status}: ${result.changes.length} file change(s)`);
+    host.report({ kind: 'turnEnded', result });
+    if (result.scribeDone) {
+      void result.scribeDone.then((outcome) => {
+        const at = new Date().toISOString();
+        const last = !outcome ? this.scribeValue.last
+          : outcome.kind === 'applied' ? { kind: outcome.kind, warnings: outcome.warnings, at }
+          : outcome.kind === 'failed' ? { kind: outcome.kind, warnings: [], error: outcome.error.message, at }
+          : { kind: outcome.kind, warnings: [], at };
+        if (outcome) host.log.info(`scribe: ${outcome.kind}`);
+        this.setScribe(last ? { running: false, last } : { running: false });
+        this.changed('render');
+      });
+    }
+    this.changed('render');
+    return result;
+  }
+
+  private onEvent(e: TurnEvent): void {
+    const { host } = this.owner;
+    switch (e.type) {
+      case 'phase':
+        this.phaseValue = e.phase;
+        if (e.phase === 'writing' && !this.streamValue) this.streamValue = { text: '', tools: [] };
+        if (e.phase === 'scribe') this.setScribe(this.scribeValue.last ? { running: true, last: this.scribeValue.last } : { running: true });
+        this.changed('phase');
+        return;
+      case 'delta':
+        this.streamValue = { text: (this.streamValue?.text ?? '') + e.text, tools: this.streamValue?.tools ?? [] };
+        this.changed('stream');
+        return;
+      case 'toolEnd':
+        this.streamValue = {
+          text: this.streamValue?.text ?? '',
+          tools: [...(this.streamValue?.tools ?? []), { text: e.summary ?? (e.result.split('\n')[0] ?? e.name), isError: e.isError }],
+        };
+        this.changed('stream');
+        return;
+      case 'entry':
+        // A new assistant entry starts a new streamed block; the written entries render from the tree.
+        if (e.entry.type === 'assistant') this.streamValue = { text: '', tools: [] };
+        this.changed('render');
+        return;
+      case 'error':
+        host.log.error(e.message);
+        return;
+      case 'warning':
+        host.log.warn(e.message);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private setScribe(status: ScribeStatus): void {
+    this.scribeValue = status;
+    this.owner.host.report({ kind: 'scribe', status });
+  }
+
+  private setNotice(notice: TurnNotice | undefined): void {
+    this.noticeValue = notice;
+    this.changed('render');
+  }
+
+  private changed(change: LiveChange): void {
+    this.owner.host.report({ kind: 'live', change });
+  }
+}

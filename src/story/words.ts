@@ -1,0 +1,152 @@
+// What the novelist is told of each Story event: how loud, which words, which button. The words
+// are English keys marked with `l10n.t` here and translated by the shell through VS Code's l10n
+// (l10n/bundle.l10n.zh-cn.json; test/unit/l10n.test.ts checks every key has a translation), so
+// which event says what is decided, and tested, in plain Node.
+import { TurnBusyError } from '../agent/turnTypes';
+import type { CompactOutcome } from '../memory/sessionMemory';
+import type { Lang } from '../state/types';
+import type { StaleReason } from './answer';
+import type { Text } from '../common/text';
+import type { ChatVerb, StoryEvent, TurnNotice, UndoOffer } from './host';
+
+export type { Text } from '../common/text';
+
+export interface Words {
+  readonly level: 'info' | 'warning' | 'error';
+  readonly text: Text;
+  /** Appended untranslated (file names). */
+  readonly suffix?: string;
+  /** An Undo button that takes back this offer. */
+  readonly undo?: UndoOffer;
+  /** Shown once per distinct text in a window; `rebuild` adds Rebuild Checkpoints. */
+  readonly once?: { rebuild: boolean };
+}
+
+/** The Chat's notice line: words and the button that is the way out. */
+export interface NoticeWords {
+  readonly kind: 'error' | 'info';
+  readonly text: Text;
+  readonly action: 'setKey' | 'retry' | 'selectModel';
+}
+
+// Marks a key for translation; the shell's vscode.l10n.t does the translating.
+const l10n = { t: (message: string, ...args: (string | number)[]): Text => ({ message, args }) };
+const literal = (message: string): Text => ({ message, args: [], literal: true });
+
+/** The words of an event; undefined for those the shell shows otherwise (redraws, the store's own reason). */
+export function eventWords(event: StoryEvent, lang: Lang): Words | undefined {
+  const say = (level: Words['level'], text: Text): Words => ({ level, text });
+  switch (event.kind) {
+    case 'live': case 'turnEnded': case 'scribe': case 'unavailable':
+      return undefined;
+    case 'saved':
+      return say('info', event.fork
+        ? l10n.t('Saved "{0}". The story went another way here, so a new worldline begins: {1}.', event.entry.name, event.entry.worldlineName)
+        : l10n.t('Saved "{0}" on {1}.', event.entry.name, event.entry.worldlineName));
+    case 'compacted':
+      return compactedWords(event.outcome);
+    case 'readOnly':
+      return say('warning', l10n.t('This window is read-only: another VS Code window is writing this novel.'));
+    case 'nothingToRegenerate':
+      return say('info', l10n.t('There is no reply to regenerate yet.'));
+    case 'replyCopyStopped':
+      return say('warning', l10n.t('The branch changed while the edited reply was being copied, so the copy stops there.'));
+    case 'noCheckpoint':
+      return say('info', l10n.t('There is no checkpoint to restore yet: one is taken at the end of every agent turn.'));
+    case 'busy':
+      return say('warning', l10n.t('Wait until the agent has finished writing, or stop it, before restoring.'));
+    case 'busyVerb':
+      // The words the turn runner's own refusal uses, so every busy refusal reads the same.
+      return say('warning', literal(new TurnBusyError(verbText(event.verb, lang), lang).message));
+    case 'restored': {
+      const { result, withChat } = event;
+      // Which files, not only how many: the first few by name (a "−" marks a removed one).
+      const names = [...result.written, ...result.deleted.map((f) => `−${f}`)];
+      const suffix = names.length === 0 ? '' : ` (${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''})`;
+      const text = withChat
+        ? l10n.t('Prose and chat restored: {0} file(s) written, {1} removed.', result.written.length, result.deleted.length)
+        : l10n.t('Prose restored: {0} file(s) written, {1} removed. The chat stays where it is.', result.written.length, result.deleted.length);
+      return { level: 'info', text, suffix, ...(event.undo ? { undo: event.undo } : {}) };
+    }
+    case 'chatOnlyLoad':
+      return { level: 'warning', text: l10n.t('This save was made before any checkpoint, so its prose cannot be restored: only the chat went back to it, and the manuscript stays as it is. Undo moves the chat back.'), undo: event.undo };
+    case 'restoreFailed':
+    case 'followBlocked':
+      // The store's own message, written for the novelist.
+      return say(event.kind === 'restoreFailed' ? 'error' : 'warning', literal(event.message));
+    case 'staleAnswer':
+      return say('info', staleAnswerWords(event.reason));
+    case 'staleUndoButton':
+      return say('info', l10n.t('The story moved on since that restore, so this Undo button no longer applies and nothing was changed. To take the restore back anyway, run "Worldline: Undo Last Restore".'));
+    case 'undone':
+      return say('info', event.chatStays
+        ? l10n.t('Restore undone: {0} file(s) written, {1} removed. That restore was made before this window opened, so the chat stays where it is.', event.result.written.length, event.result.deleted.length)
+        : l10n.t('Restore undone: {0} file(s) written, {1} removed.', event.result.written.length, event.result.deleted.length));
+    case 'undoneChatOnly':
+      return say('info', l10n.t('The chat is back where it was. The prose was not touched.'));
+    case 'undoNotNewest':
+      return say('info', l10n.t('Only the most recent restore can be undone, and this one is not the most recent any more.'));
+    case 'undoGone':
+      return say('warning', l10n.t('The last restore can no longer be undone: the checkpoint store changed since. Nothing was changed.'));
+    case 'nothingToUndo':
+      return say('info', l10n.t('There is no restore to undo.'));
+    case 'undoFailed':
+      return say('error', l10n.t('Undo failed: {0}', event.message));
+    case 'checkpointSkipped':
+      return { level: 'warning', text: l10n.t('No checkpoint was taken; your writing goes on as usual. {0}', event.message), once: { rebuild: event.corrupt } };
+    default:
+      return unreachable(event);
+  }
+}
+
+/** The notice line under the messages, for why the last turn did not end well. */
+export function noticeWords(notice: TurnNotice): NoticeWords {
+  switch (notice.kind) {
+    case 'noModel':
+      return { kind: 'error', text: l10n.t('Choose a model first (Worldline: Select Model), and set your API key if the endpoint needs one.'), action: 'selectModel' };
+    case 'keyWithheld':
+      return { kind: 'error', text: l10n.t('Your API key was set for {0}, but worldline.baseUrl now points to {1}, so it was not sent. Run Set API Key for the new endpoint (an empty key removes the old one), or change the setting back.', notice.setFor, notice.endpoint), action: 'setKey' };
+    case 'failed':
+      return { kind: 'error', text: notice.message !== undefined ? literal(notice.message) : l10n.t('The turn failed.'), action: notice.auth ? 'setKey' : 'retry' };
+    case 'stopped':
+      return { kind: 'info', text: l10n.t('Stopped. The partial reply is kept; Retry writes the turn again.'), action: 'retry' };
+  }
+}
+
+function compactedWords(outcome: CompactOutcome): Words {
+  switch (outcome.kind) {
+    case 'skipped': return { level: 'info', text: literal(outcome.text) };
+    case 'noMemory': return { level: 'warning', text: l10n.t('The summary was not written: the memory store of this session cannot be opened (see the Worldline log).') };
+    case 'applied': return { level: 'info', text: l10n.t('Summary written: the older turns are now carried as a summary on this branch.') };
+    case 'failed': return { level: 'warning', text: l10n.t('The summary failed: {0}', outcome.error.message) };
+    case 'stale': return { level: 'info', text: l10n.t('The branch changed while the summary was written, so it was dropped.') };
+    case 'readOnly': return { level: 'warning', text: l10n.t('This window is read-only: another VS Code window is writing this novel.') };
+  }
+}
+
+function staleAnswerWords(reason: StaleReason): Text {
+  return reason === 'busy'
+    ? l10n.t('The agent started writing while this question was waiting, so nothing was restored: the prose stays as it is.')
+    : l10n.t('The story moved on while this question was waiting, so nothing was restored: the prose stays as it is. Choose again from where you are now.');
+}
+
+const VERBS: Record<ChatVerb, { en: string; zh: string }> = {
+  'switch variants': { en: 'switch variants', zh: '切换变体' },
+  hide: { en: 'hide', zh: '隐藏' },
+  edit: { en: 'edit', zh: '编辑' },
+  branch: { en: 'branch', zh: '分支' },
+  'send a message': { en: 'send a message', zh: '发送消息' },
+  regenerate: { en: 'regenerate', zh: '重新生成' },
+  retry: { en: 'retry', zh: '重试' },
+  save: { en: 'save', zh: '存档' },
+  compact: { en: 'compact', zh: '压缩' },
+};
+
+/** A verb in the project's language, as the busy refusal names it. */
+export function verbText(verb: ChatVerb, lang: Lang): string {
+  return VERBS[verb][lang];
+}
+
+function unreachable(event: never): never {
+  throw new Error(`no words for ${JSON.stringify(event)}`);
+}

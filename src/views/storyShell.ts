@@ -1,0 +1,229 @@
+// The Story of the open session, adapted to VS Code: its port (StoryHost) built from VS Code
+// (settings, SecretStorage keys, the editor's file system, unsaved editors saved or the restore
+// cancelled, the questions), and its events in the novelist's words. One Story per open session;
+// the verbs themselves live in src/story/.
+import * as vscode from 'vscode';
+import type { RestoreResult } from '../checkpoints';
+import { isManuscriptAt } from '../project/manuscript';
+import { TurnBusyError, type TurnPhase, type TurnResult } from '../agent/turnTypes';
+import type { ScribeStatus } from '../protocol/state';
+import type { Notice } from '../protocol/chat';
+import { Story, type DirtyChoice, type LiveChange, type StoryEvent, type StoryHost } from '../story';
+import { eventWords, noticeWords } from '../story/words';
+import type { CheckpointController } from './checkpointController';
+import { EditorManuscriptFs } from './editorFs';
+import { waitForDocumentsToMatchDisk } from './docSync';
+import type { Log } from './log';
+import type { NovelWorkspace } from './novel';
+import { translate, type Notices } from './notices';
+import { readSettings, type ApiKeys } from './settings';
+
+export class StoryShell implements vscode.Disposable {
+  private story: Story | undefined;
+  private readonly changed = new vscode.EventEmitter<LiveChange>();
+  private readonly turnEnded = new vscode.EventEmitter<TurnResult>();
+  private readonly scribeChanged = new vscode.EventEmitter<ScribeStatus>();
+  private readonly disposables: vscode.Disposable[] = [this.changed, this.turnEnded, this.scribeChanged];
+  /** The chat should re-render ('render'), show streamed text ('stream'), or the phase changed. */
+  readonly onDidChange = this.changed.event;
+  readonly onDidEndTurn = this.turnEnded.event;
+  readonly onDidChangeScribe = this.scribeChanged.event;
+
+  constructor(
+    private readonly getNovel: () => NovelWorkspace | undefined,
+    private readonly keys: ApiKeys,
+    private readonly checkpoints: CheckpointController,
+    private readonly notices: Notices,
+    private readonly log: Log,
+  ) {
+    this.disposables.push(vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('worldline')) this.changed.fire('render');
+    }));
+  }
+
+  /** The Story of the open session (made when the session opens; the previous one is let go). */
+  current(): Story | undefined {
+    const session = this.getNovel()?.session;
+    if (this.story?.session === session) return this.story;
+    this.story?.dispose();
+    this.story = session ? new Story(this.host(), session) : undefined;
+    this.changed.fire('render');
+    return this.story;
+  }
+
+  /** The Story, opening a first session when the novel has none. */
+  async ensure(): Promise<Story | undefined> {
+    const novel = this.getNovel();
+    if (!novel) {
+      void vscode.window.showWarningMessage(vscode.l10n.t('Open the folder of your novel first (File > Open Folder).'));
+      return undefined;
+    }
+    await novel.ensureSession();
+    return this.current();
+  }
+
+  get busy(): boolean { return this.story?.busy ?? false; }
+  get phase(): TurnPhase { return this.story?.phase ?? 'idle'; }
+
+  /** False, with the refusal said, while the agent is writing (switching or making sessions waits). */
+  idle(action: string): boolean {
+    if (!this.busy) return true;
+    this.notices.notify('warning', new TurnBusyError(action, this.getNovel()?.language ?? 'en').message);
+    return false;
+  }
+
+  async send(text: string): Promise<TurnResult | undefined> {
+    return (await this.ensure())?.send(text);
+  }
+
+  async regenerate(entryId?: string): Promise<TurnResult | undefined> {
+    return (await this.ensure())?.regenerate(entryId);
+  }
+
+  /** Resolves when the last turn's scribe, its summary and any prose following a move are done. */
+  async scribeIdle(): Promise<void> {
+    await this.story?.idle();
+  }
+
+  /** The Chat's notice line for the last turn. */
+  notice(): Notice | undefined {
+    const notice = this.current()?.notice;
+    if (!notice) return undefined;
+    const words = noticeWords(notice);
+    return { kind: words.kind, text: translate(words.text), action: words.action };
+  }
+
+  /** The Story's port, built from VS Code. */
+  private host(): StoryHost {
+    const novel = (): NovelWorkspace => {
+      const open = this.getNovel();
+      if (!open) throw new Error('the novel was closed');
+      return open;
+    };
+    return {
+      project: () => {
+        const n = novel();
+        return { root: n.root.fsPath, config: n.config, lang: n.language, branchOptions: n.branchOptions };
+      },
+      settings: () => readSettings(),
+      keys: (settings) => this.keys.forRequests(settings),
+      manuscriptFs: () => new EditorManuscriptFs(novel().root),
+      store: () => this.checkpoints.store(),
+      progress: (work) => Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Worldline: summarising older turns…') }, work)),
+      saveUnsavedOrCancel: () => this.saveOrCancel(),
+      saveUnsavedToDisk: () => this.saveDirtyManuscript(),
+      askFollow: (changed) => askFollow(changed),
+      settle: (result) => this.settle(result),
+      report: (event) => this.show(event),
+      log: this.log,
+    };
+  }
+
+  /** The Story's events in the novelist's words (src/story/words.ts says which). */
+  private show(event: StoryEvent): void {
+    switch (event.kind) {
+      case 'live': return this.changed.fire(event.change);
+      case 'turnEnded': return this.turnEnded.fire(event.result);
+      case 'scribe': return this.scribeChanged.fire(event.status);
+      case 'unavailable': return void this.notices.notify('warning', this.checkpoints.unavailableText());
+      default: break;
+    }
+    const words = eventWords(event, this.getNovel()?.language ?? 'en');
+    if (!words) return;
+    const text = translate(words.text) + (words.suffix ?? '');
+    if (words.level !== 'error') this.log.info(text); // errors are logged by the Story as they happen
+    if (words.once) return this.notices.warnOnce(text, words.once.rebuild);
+    const offer = words.undo;
+    if (!offer) return void this.notices.notify(words.level, text);
+    const level = words.level === 'error' ? 'warning' : words.level;
+    this.notices.offer(level, text, vscode.l10n.t('Undo'), () => this.current()?.undoFromOffer(offer) ?? Promise.resolve());
+  }
+
+  /** Open editors of restored files are unmodified (saved first): let VS Code load the new text. */
+  private async settle(result: RestoreResult): Promise<void> {
+    const novel = this.getNovel();
+    if (!novel) return;
+    await waitForDocumentsToMatchDisk([...result.written, ...result.deleted].map((p) => vscode.Uri.joinPath(novel.root, ...p.split('/'))));
+  }
+
+  /** Manuscript documents with unsaved changes: ask, then save them all, or cancel. */
+  private async saveOrCancel(): Promise<DirtyChoice> {
+    const dirty = this.dirtyManuscript();
+    if (dirty.length === 0) return 'save';
+    if ((await askSaveFirst(dirty.map((d) => vscode.workspace.asRelativePath(d.uri, false)))) === 'cancel') return 'cancel';
+    for (const doc of dirty) {
+      if (!(await doc.save())) {
+        this.notices.notify('warning', vscode.l10n.t('{0} could not be saved, so nothing was restored. Save it yourself, then try again.', vscode.workspace.asRelativePath(doc.uri, false)));
+        return 'cancel';
+      }
+    }
+    return 'save';
+  }
+
+  /** Before a checkpoint the agent's own edits are on disk already; this catches anything left. */
+  private async saveDirtyManuscript(): Promise<void> {
+    for (const doc of this.dirtyManuscript()) {
+      if (await saveToDisk(doc)) continue;
+      const rel = vscode.workspace.asRelativePath(doc.uri, false);
+      this.log.warn(`${rel} could not be saved before the checkpoint; its unsaved text is not in it.`);
+      this.notices.warnOnce(vscode.l10n.t('{0} could not be saved before the checkpoint, so its unsaved text is not in it. Save it yourself to keep it safe.', rel), false);
+    }
+  }
+
+  private dirtyManuscript(): vscode.TextDocument[] {
+    const novel = this.getNovel();
+    if (!novel) return [];
+    return vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'file'
+      && isManuscriptAt(novel.config.manuscriptMatcher, novel.root.fsPath, d.uri.fsPath));
+  }
+
+  dispose(): void {
+    this.story?.dispose();
+    this.story = undefined;
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+/** Unsaved chapters before a restore: save them first, or cancel (a modal). */
+async function askSaveFirst(files: string[]): Promise<DirtyChoice> {
+  const save = vscode.l10n.t('Save and Restore');
+  const pick = await vscode.window.showWarningMessage(
+    vscode.l10n.t('These chapters have unsaved changes: {0}. Save them first? (They stay recoverable: Undo brings them back.)', files.join(', ')),
+    { modal: true },
+    save,
+  );
+  return pick === save ? 'save' : 'cancel';
+}
+
+/** "Prose follows the branch" with the setting "ask": bring the prose along? */
+async function askFollow(changed: number): Promise<boolean> {
+  const yes = vscode.l10n.t('Bring the Prose Along');
+  const pick = await vscode.window.showInformationMessage(
+    vscode.l10n.t('This branch has different prose ({0} file(s) differ). Bring the manuscript to this branch? Your current text stays recoverable with Undo.', changed),
+    yes,
+    vscode.l10n.t('Keep the Current Prose'),
+  );
+  return pick === yes;
+}
+
+/**
+ * Saves a document and confirms the file on disk holds its text: the checkpoint reads the disk
+ * next. A save can lose a race with a write VS Code has not caught up with yet; one more try after
+ * a moment settles it.
+ */
+async function saveToDisk(doc: vscode.TextDocument): Promise<boolean> {
+  const onDisk = async (text: string): Promise<boolean> => {
+    try {
+      return new TextDecoder().decode(await vscode.workspace.fs.readFile(doc.uri)) === text;
+    } catch {
+      return false;
+    }
+  };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const text = doc.getText();
+    if ((await doc.save()) && (await onDisk(text))) return true;
+    await new Promise((r) => setTimeout(r, 150));
+    if (!doc.isDirty && (await onDisk(text))) return true;
+  }
+  return false;
+}

@@ -1,0 +1,118 @@
+// The Chat page's model from plain inputs, over a real session file and the real Branch: the title
+// rules, the model label (none chosen, the demo model), busy and phase, the messages with their
+// checkpoints, the notice, the streaming block without the tool lines already recorded, and the
+// command a page button runs.
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Text } from '../../../src/common/text';
+import { chatModel, chatStream, checkpointCommand, phaseMessage, renderMessage, type ChatStory } from '../../../src/protocol/chatModel';
+import type { ChatModel } from '../../../src/protocol/chat';
+import { Session } from '../../../src/session/session';
+import { openingState } from '../../../src/state/opening';
+import { branchOf, type BranchOptions } from '../../../src/story';
+import { assistant, removeTempDirs, tempDir, tool, user } from '../session/helpers';
+
+const OPTIONS: BranchOptions = { opening: openingState({ time: '开场', location: '客栈' }), lang: 'zh' };
+const bundle = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', '..', '..', 'l10n', 'bundle.l10n.zh-cn.json'), 'utf8')) as Record<string, string>;
+
+/** The shell's translator in a zh-cn window, recording what it was asked. */
+function zh(asked: Text[] = []): (t: Text) => string {
+  return (t) => {
+    asked.push(t);
+    assert.ok(t.message in bundle, `no translation for ${t.message}`);
+    return bundle[t.message]!;
+  };
+}
+
+function storyOf(session: Session, over: Partial<Omit<ChatStory, 'branch'>> = {}): ChatStory {
+  return { busy: false, phase: 'idle', canRetry: false, ...over, branch: () => branchOf(session, OPTIONS) };
+}
+
+describe('chat model', () => {
+  let session: Session;
+  beforeEach(async () => {
+    session = await Session.create(path.join(tempDir('wl-chatmodel-'), 's.jsonl'), { id: 's', title: '雨夜' });
+  });
+  afterEach(async () => {
+    await session.close();
+    removeTempDirs();
+  });
+
+  it('with nothing open: "Worldline", no messages, idle, and "no model selected" in the window language', () => {
+    const asked: Text[] = [];
+    const model = chatModel({ story: undefined, session: undefined, novelTitle: undefined, model: '' }, zh(asked));
+    assert.deepEqual(model, {
+      title: 'Worldline', readOnly: false, busy: false, phase: 'idle', modelLabel: bundle['no model selected'], isDemo: false, messages: [], canRetry: false,
+    } satisfies ChatModel);
+    assert.deepEqual(asked.map((t) => t.message), ['no model selected']);
+  });
+
+  it('the title: the session, else the novel, else "Chat" for a novel without a title', () => {
+    const say = zh();
+    const base = { story: undefined, model: 'gpt' };
+    assert.equal(chatModel({ ...base, session: { title: '第一卷', readOnly: true }, novelTitle: '书名' }, say).title, '第一卷');
+    assert.equal(chatModel({ ...base, session: undefined, novelTitle: '书名' }, say).title, '书名');
+    assert.equal(chatModel({ ...base, session: undefined, novelTitle: '' }, say).title, bundle['Chat']);
+    assert.equal(chatModel({ ...base, session: { title: '卷', readOnly: true }, novelTitle: '' }, say).readOnly, true);
+  });
+
+  it('the model label is the model itself; the demo model is flagged, not renamed', () => {
+    const asked: Text[] = [];
+    const at = (model: string) => chatModel({ story: undefined, session: undefined, novelTitle: 'x', model }, zh(asked));
+    assert.deepEqual([at('gpt-4o').modelLabel, at('gpt-4o').isDemo], ['gpt-4o', false]);
+    assert.deepEqual([at('worldline-demo').modelLabel, at('worldline-demo').isDemo], ['worldline-demo', true]);
+    assert.equal(at('worldline-demo-slow').isDemo, true);
+    assert.equal(at('worldline-demonstration').isDemo, false);
+    assert.deepEqual(asked, [], 'no word asked for while a model is set');
+  });
+
+  it("the messages of the branch, a reply's checkpoint as its commit and how many files it changed; busy, phase, retry, notice", async () => {
+    await session.append(user('写雨夜'));
+    const reply = await session.append(assistant('雨下了。'));
+    await session.append({ type: 'checkpoint', commit: 'abc123', ref: 'refs/worldline/t1', changed: ['chapters/01.md', 'chapters/02.md'] });
+    await session.appendSide({ type: 'hide', targetId: reply.id, hidden: true });
+    const notice = { kind: 'info' as const, text: '停了', action: 'retry' as const };
+    const model = chatModel({ story: storyOf(session, { busy: true, phase: 'scribe', canRetry: true }), session, novelTitle: 'x', model: 'm', notice }, zh());
+    assert.equal(model.title, '雨夜');
+    assert.deepEqual([model.busy, model.phase, model.canRetry], [true, 'scribe', true]);
+    assert.deepEqual(model.messages.map((m) => [m.role, m.text, m.hidden, m.checkpoint]), [
+      ['user', '写雨夜', false, undefined],
+      ['assistant', '雨下了。', true, { commit: 'abc123', changed: 2 }],
+    ]);
+    assert.deepEqual(model.notice, notice);
+    assert.ok(!('notice' in chatModel({ story: undefined, session, novelTitle: 'x', model: 'm', notice: undefined }, zh())), 'no notice: no key');
+  });
+
+  it('the streaming block leaves out the tool lines whose results are recorded', async () => {
+    await session.append(user('写'));
+    assert.equal(chatStream(storyOf(session)), undefined, 'no stream');
+    assert.equal(chatStream(undefined), undefined, 'no story');
+    await session.append(assistant('', { toolCalls: [{ id: 'c1', name: 'append_file', arguments: '{}' }, { id: 'c2', name: 'append_file', arguments: '{}' }] }));
+    const tools = [{ text: 'append chapters/01.md', isError: false }, { text: 'append chapters/02.md', isError: false }];
+    const streaming = storyOf(session, { stream: { text: '雨', tools } });
+    assert.deepEqual(chatStream(streaming), { text: '雨', tools });
+    await session.append(tool('c1', 'ok'));
+    assert.deepEqual(chatStream(streaming), { text: '雨', tools: [tools[1]] });
+    await session.append(tool('c2', 'ok'));
+    assert.deepEqual(chatStream(streaming)?.tools, []);
+  });
+
+  it('the page counts as busy in every phase but idle, and while a turn runs', () => {
+    const story = (busy: boolean, phase: ChatStory['phase']): ChatStory => ({ busy, phase, canRetry: false, branch: () => { throw new Error('not read'); } });
+    assert.deepEqual(phaseMessage(undefined), { type: 'phase', phase: 'idle', busy: false });
+    assert.deepEqual(phaseMessage(story(false, 'idle')), { type: 'phase', phase: 'idle', busy: false });
+    assert.deepEqual(phaseMessage(story(true, 'idle')), { type: 'phase', phase: 'idle', busy: true });
+    for (const phase of ['writing', 'tool', 'scribe'] as const) assert.equal(phaseMessage(story(false, phase)).busy, true, phase);
+  });
+
+  it('a render carries the streaming block only when there is one; the buttons run their commands', () => {
+    const model = chatModel({ story: undefined, session: undefined, novelTitle: undefined, model: 'm' }, zh());
+    assert.deepEqual(renderMessage(model, undefined), { type: 'render', model });
+    assert.ok(!('stream' in renderMessage(model, undefined)));
+    assert.deepEqual(renderMessage(model, { text: 't', tools: [] }), { type: 'render', model, stream: { text: 't', tools: [] } });
+    assert.equal(checkpointCommand({ type: 'showChanges', id: 'r' }), 'worldline.showTurnChanges');
+    assert.equal(checkpointCommand({ type: 'restore', id: 'r', withChat: true }), 'worldline.restoreProseAndChat');
+    assert.equal(checkpointCommand({ type: 'restore', id: 'r', withChat: false }), 'worldline.restoreProseOnly');
+  });
+});
