@@ -6,6 +6,7 @@
 /** @typedef {import('../src/protocol/chat').ChatModel} ChatModel */
 /** @typedef {import('../src/protocol/chat').ChatMessage} ChatMessage */
 /** @typedef {import('../src/protocol/chat').ChatToolLine} ChatToolLine */
+/** @typedef {import('../src/protocol/chat').SetupStep} SetupStep */
 (function () {
   /** @type {VsCodeApi<FromChatPage>} */
   const vscode = acquireVsCodeApi();
@@ -120,6 +121,16 @@
       button(L.cancel, L.cancel, () => { editing = null; render(); })));
   }
 
+  /**
+   * The next first-run step, with its buttons (each runs a palette command).
+   * @param {SetupStep} s
+   */
+  function setupNode(s) {
+    const row = el('div', { class: 'row' });
+    s.actions.forEach((a, i) => row.append(button(a.label, a.label, () => vscode.postMessage({ type: 'command', command: a.command }), i === 0 ? 'primary' : '')));
+    return el('div', { class: 'setup', role: 'region', 'aria-label': s.text, 'data-testid': 'setup', 'data-missing': s.missing }, el('p', {}, s.text), row);
+  }
+
   /** @param {ChatMessage} m */
   function messageNode(m) {
     const cls = ['msg', m.role, m.hidden ? 'hidden' : '', m.finish === 'error' ? 'error' : '', m.finish === 'aborted' ? 'aborted' : ''].join(' ');
@@ -132,6 +143,8 @@
     else if (m.text) node.append(el('div', { class: 'body' }, m.text));
     node.append(toolLines(m.tools) || '');
     if (m.error) node.append(el('div', { class: 'err' }, m.error));
+    // A quiet line under a reply: its tokens, cache hits and cost, already worded by the host.
+    if (m.usage) node.append(el('div', { class: 'usage', 'data-testid': 'usage' }, m.usage.label));
     node.append(actions(m));
     return node;
   }
@@ -146,7 +159,7 @@
       el('strong', { class: 'grow' }, model.title),
       model.isDemo ? el('span', { class: 'badge demo', title: L.demoExplain }, L.demoModel) : el('span', { class: 'muted' }, model.modelLabel)));
     if (model.readOnly) header.append(el('div', { class: 'banner info' }, L.readOnly));
-    if (!model.messages.length && !stream) log.append(el('p', { class: 'muted' }, L.empty));
+    if (!model.messages.length && !stream) log.append(model.setup ? setupNode(model.setup) : el('p', { class: 'muted' }, L.empty));
     for (const m of model.messages) log.append(messageNode(m));
     if (stream) {
       log.append(el('div', { class: 'msg assistant streaming', 'data-testid': 'streaming' },

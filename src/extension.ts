@@ -6,6 +6,7 @@ import { createLog } from './views/log';
 import { registerProjectCommands } from './views/commands';
 import { registerViews } from './views/registerViews';
 import { registerAgentCommands } from './views/agentCommands';
+import { registerProviderCommands } from './views/providerCommands';
 import type { Views } from './views/registerViews';
 
 /** What the extension returns from activate(): used by the integration tests. */
@@ -40,6 +41,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Worldl
     ...views.disposables,
     ...registerProjectCommands(() => novel, log, (action) => views.stories.idle(action)),
     ...registerAgentCommands(views),
+    ...registerProviderCommands(views.keys, views.settingsWatch, log, () => views.stories.current()?.clearNotice()),
   );
   log.info(`Worldline activated${root ? ` for ${root.fsPath}` : ' without a folder'}`);
   return {

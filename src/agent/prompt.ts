@@ -1,12 +1,13 @@
 // The agent's request, built purely from the branch: system prompt (+ summary), the branch replayed
-// raw, and the scene-state block in front of the NEWEST user message only. Past messages are
-// serialized exactly as last time, so each request is a byte-identical prefix of the next one and
-// provider prompt caches keep hitting.
+// raw, and the scene-state block in front of the NEWEST user message only, then put into the shape
+// every endpoint accepts (requestShape.ts). Past messages are serialized exactly as last time, so
+// each request is a byte-identical prefix of the next one and provider prompt caches keep hitting.
 import type { ContextMessage } from '../session/entries';
 import { injectState } from '../state/inject';
 import { blockLines } from '../state/text';
 import type { OpenAIMessage, OpenAIToolCall } from '../model/streaming';
 import type { Lang } from './manuscript';
+import { cutOffText, wellFormed } from './requestShape';
 import { SYSTEM_EN } from './prompts/en';
 import { SYSTEM_ZH } from './prompts/zh';
 
@@ -42,7 +43,10 @@ export interface RequestInput {
 /**
  * Messages for one model call. The summary is appended to the single system message rather than
  * sent as a second system or user message: strict chat templates reject a system message after
- * the first, or two user messages in a row.
+ * the first, or two user messages in a row. The shape rules run here, inside the one function
+ * every request goes through, so no caller can send a request without them; they run after the
+ * state block is injected, so it stays directly in front of the newest instruction even when
+ * that instruction is merged with earlier ones.
  */
 export function buildRequest(input: RequestInput): OpenAIMessage[] {
   let system = input.system;
@@ -52,40 +56,31 @@ export function buildRequest(input: RequestInput): OpenAIMessage[] {
     const heading = input.lang === 'en' ? SYSTEM_EN.summaryHeading : SYSTEM_ZH.summaryHeading;
     system += `\n\n${heading}\n${summary}`;
   }
-  const messages: OpenAIMessage[] = [{ role: 'system', content: system }, ...replay(input.context)];
-  return injectState(messages, input.stateBlock);
+  const messages: OpenAIMessage[] = [{ role: 'system', content: system }, ...replay(input.context, input.lang)];
+  return wellFormed(injectState(messages, input.stateBlock), { lang: input.lang });
 }
 
 /**
- * The branch as wire messages. Every tool call must be answered by a tool message right after its
- * assistant message (providers reject anything else), so calls without results — an aborted turn,
- * a hidden result — are dropped, and so are results that do not follow their call.
+ * The branch as wire messages, one per context message, BEFORE the shape rules (wellFormed pairs
+ * calls with results and fixes the role order). A stopped reply that said something gets the
+ * cut-off note, so the model knows it was not finished.
  */
-export function replay(context: readonly ContextMessage[]): OpenAIMessage[] {
+export function replay(context: readonly ContextMessage[], lang: Lang): OpenAIMessage[] {
   const out: OpenAIMessage[] = [];
-  for (let i = 0; i < context.length; i++) {
-    const m = context[i] as ContextMessage;
-    if (m.role === 'user') {
-      out.push({ role: 'user', content: m.text });
-      continue;
+  for (const m of context) {
+    if (m.role === 'user') out.push({ role: 'user', content: m.text });
+    else if (m.role === 'tool') {
+      if (m.callId !== undefined) out.push({ role: 'tool', tool_call_id: m.callId, content: m.text });
+    } else {
+      const text = m.finish === 'aborted' && m.text.trim() !== '' ? `${m.text}\n\n${cutOffText(lang)}` : m.text;
+      const calls = m.toolCalls ?? [];
+      if (calls.length === 0) {
+        out.push({ role: 'assistant', content: text });
+        continue;
+      }
+      const wire: OpenAIToolCall[] = calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: replayArguments(c.arguments) } }));
+      out.push({ role: 'assistant', content: text === '' ? null : text, tool_calls: wire });
     }
-    if (m.role === 'tool') continue; // results are taken with their call below; strays are dropped
-    // An assistant message and the tool results that directly follow it.
-    const results = new Map<string, ContextMessage>();
-    let j = i + 1;
-    for (; j < context.length && (context[j] as ContextMessage).role === 'tool'; j++) {
-      const r = context[j] as ContextMessage;
-      if (r.callId !== undefined && !results.has(r.callId)) results.set(r.callId, r);
-    }
-    const calls = (m.toolCalls ?? []).filter((c) => results.has(c.id));
-    i = j - 1;
-    if (calls.length === 0) {
-      if (m.text !== '') out.push({ role: 'assistant', content: m.text });
-      continue;
-    }
-    const wire: OpenAIToolCall[] = calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: replayArguments(c.arguments) } }));
-    out.push({ role: 'assistant', content: m.text === '' ? null : m.text, tool_calls: wire });
-    for (const c of calls) out.push({ role: 'tool', tool_call_id: c.id, content: (results.get(c.id) as ContextMessage).text });
   }
   return out;
 }

@@ -9,8 +9,11 @@ const TURN_TYPES: ReadonlySet<ChainEntry['type']> = new Set(['assistant', 'tool'
 
 /**
  * The entries to append, in order, under the reply's parent: from the reply's first entry to the
- * end of its turn on `path` (the next instruction). The saved text goes on `editId`'s part; other
- * parts with text are emptied, as an in-place edit does, so the copy reads exactly as typed.
+ * end of its turn on `path`: its checkpoint and the state after it. A later checkpoint before the
+ * next instruction (the prose restored or edited by hand, pinned before a send or a save) is new
+ * prose past the turn's end (as `Branch.turnOf` says): it stays with the original. The saved text
+ * goes on `editId`'s part; other parts with text are emptied, as an in-place edit does, so the
+ * copy reads exactly as typed.
  */
 export function replyBranchCopy(
   path: readonly ChainEntry[],
@@ -21,10 +24,12 @@ export function replyBranchCopy(
   const start = path.findIndex((e) => e.id === firstId);
   if (start < 0 || path[start]?.type !== 'assistant') return undefined;
   const out: NewChainEntry[] = [];
+  let ended = false; // the turn's checkpoint was copied: only its state still belongs to the turn
   for (let i = start; i < path.length; i++) {
     const e = path[i] as ChainEntry;
-    if (e.type === 'user') break;
+    if (e.type === 'user' || (ended && e.type !== 'state' && TURN_TYPES.has(e.type))) break;
     if (!TURN_TYPES.has(e.type)) continue;
+    if (e.type === 'checkpoint') ended = true;
     const { id: _id, parentId: _parentId, ts: _ts, ...fields } = e;
     const copy = { ...fields } as NewChainEntry;
     if (copy.type === 'assistant') copy.text = e.id === editId ? text : '';

@@ -5,6 +5,7 @@
 import type { AssistantEntry, ChainEntry, NewChainEntry, ToolCall } from '../session/entries';
 import type { Session } from '../session/session';
 import { ModelError } from '../model/errors';
+import { boundProviderFields, carryProviderFields } from '../model/replay';
 import type { StreamingClient, StreamResult, ToolSpec } from '../model/streaming';
 import type { Lang } from './manuscript';
 import { buildRequest } from './prompt';
@@ -114,7 +115,9 @@ export async function runToolLoop(deps: LoopDeps): Promise<LoopOutcome> {
       const view = session.contextWithSummary();
       const context = deps.transformContext ? deps.transformContext(view.messages) : view.messages;
       const request = { summaryText: view.summaryText, context, system: deps.system, stateBlock: deps.stateBlock, lang };
-      const messages = buildRequest(request);
+      // The provider fields stored on the branch ride along to the client, which replays what its
+      // dialect needs (DeepSeek's reasoning_content, Gemini's thought signatures).
+      const messages = carryProviderFields(buildRequest(request), context);
       deps.emit({ type: 'phase', phase: 'writing' });
       let partial = '';
       let toolPhase = false;
@@ -140,7 +143,12 @@ export async function runToolLoop(deps: LoopDeps): Promise<LoopOutcome> {
         return await finish('error', partial, messageOf(err), true);
       }
 
-      const calls: ToolCall[] = reply.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments }));
+      const calls: ToolCall[] = reply.toolCalls.map((c) => {
+        const call: ToolCall = { id: c.id, name: c.name, arguments: c.arguments };
+        const fields = boundProviderFields(c.providerFields);
+        if (fields) call.providerFields = fields;
+        return call;
+      });
       // Arguments that are not JSON at all (a reply cut off mid-call, a broken stream) end the
       // turn: running the rest of a half-formed step could write half a chapter.
       const malformed = firstMalformedCall(calls);
@@ -150,11 +158,18 @@ export async function runToolLoop(deps: LoopDeps): Promise<LoopOutcome> {
         text: reply.text,
         model: reply.model ?? deps.model,
         // The last allowed step still asked for tools, or a call is not JSON: recorded as the
-        // error (its calls stay unanswered, so the request builder leaves them out of later requests).
+        // error (its calls stay unanswered; later requests answer them "not run": src/agent/requestShape.ts).
         finish: limitHit || malformed ? 'error' : reply.finish === 'length' ? 'length' : 'stop',
       };
       if (calls.length > 0) entry.toolCalls = calls;
-      if (reply.usage) entry.usage = { promptTokens: reply.usage.promptTokens, completionTokens: reply.usage.completionTokens };
+      if (reply.usage) {
+        const { promptTokens, completionTokens, cachedTokens, reasoningTokens } = reply.usage;
+        entry.usage = { promptTokens, completionTokens };
+        if (cachedTokens !== undefined) entry.usage.cachedTokens = cachedTokens;
+        if (reasoningTokens !== undefined) entry.usage.reasoningTokens = reasoningTokens;
+      }
+      const providerFields = boundProviderFields(reply.providerFields);
+      if (providerFields) entry.providerFields = providerFields;
       if (limitHit) entry.error = stepLimitMessage(lang, deps.maxSteps);
       if (malformed) entry.error = malformedCallMessage(lang, malformed, reply.finish === 'length');
       const written = (await append(entry)) as AssistantEntry;

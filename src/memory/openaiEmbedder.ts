@@ -16,6 +16,8 @@ export interface OpenAIEmbedderOptions {
   batchSize?: number;
   timeoutMs?: number;
   maxRetries?: number;
+  /** Extra headers (the novelist's custom headers, only for the main endpoint's origin). */
+  headers?: Record<string, string>;
 }
 
 export function openAIEmbedder(opts: OpenAIEmbedderOptions): Embedder {
@@ -28,6 +30,7 @@ export function openAIEmbedder(opts: OpenAIEmbedderOptions): Embedder {
     project: null,
     timeout: timeoutMs,
     maxRetries: opts.maxRetries ?? 2,
+    ...(opts.headers && Object.keys(opts.headers).length > 0 ? { defaultHeaders: opts.headers } : {}),
   });
   const ctx = { baseURL: opts.baseURL, apiKey: opts.apiKey, model: opts.model, timeoutMs };
   let dims = 0;

@@ -2,12 +2,24 @@
 // branch's active summary (the entries it covers are already folded into it); the last `keepLast`
 // turns always stay verbatim. Automatic compaction waits until `everyN` turns have piled up beyond
 // those; Compact Now takes any turn beyond them. Tiny stretches are not worth a side call either way.
+//
+// Context pressure lowers the automatic threshold: when the last request filled PRESSURE_SHARE of
+// the model's context window or more (`pressure`, measured by the caller from the provider's
+// reported tokens; 1 or more after a "context too long" refusal), compaction is due as soon as one
+// turn lies beyond the kept ones, half as many turns are kept (at least one), and the Compact Now
+// minimum of text applies. The caller passes a measurement, never a flag: the plan decides.
 import { activeSummary } from '../session/context';
 import type { ChainEntry, SummaryEntry } from '../session/entries';
 import { sourcesChars, storySources } from './sources';
 import { RAW_VIEW, type Lang, type TextView } from './types';
 
 export const PLAN_DEFAULTS = { everyN: 30, keepLast: 6, minChars: 2000, manualMinChars: 500 } as const;
+
+/** The share of the context window from which the automatic compaction no longer waits. */
+export const PRESSURE_SHARE = 0.8;
+
+/** Why a compaction is due: every N turns, context pressure, or Compact Now. */
+export type CompactionTrigger = 'every' | 'pressure' | 'manual';
 
 export interface PlanInput {
   /** The branch, root → leaf (`Session.path()`). */
@@ -18,6 +30,11 @@ export interface PlanInput {
   minChars?: number;
   /** Compact Now: any turn beyond the kept ones is enough. */
   manual?: boolean;
+  /**
+   * The share of the context window the next request fills (tokens / window); from
+   * PRESSURE_SHARE up, the automatic compaction is due early (see above). Ignored by Compact Now.
+   */
+  pressure?: number;
   /** Edits applied, hidden messages left out. Default: raw texts. */
   view?: TextView;
 }
@@ -45,6 +62,7 @@ export interface PreviousSummary {
 export interface DuePlan {
   due: true;
   manual: boolean;
+  trigger: CompactionTrigger;
   /** The last covered entry: the context rebuild starts after it. */
   coversThroughId: string;
   /** The entries newly folded in: after the previous summary's cover, up to `coversThroughId`. */
@@ -57,11 +75,20 @@ export interface DuePlan {
 
 export type CompactionPlan = PlanNotDue | DuePlan;
 
+/** True when a measured pressure makes the automatic compaction due early. */
+export function underPressure(pressure: number | undefined): boolean {
+  return pressure !== undefined && !Number.isNaN(pressure) && pressure >= PRESSURE_SHARE;
+}
+
 export function planCompaction(input: PlanInput): CompactionPlan {
   const everyN = Math.max(1, Math.floor(input.everyN ?? PLAN_DEFAULTS.everyN));
-  const keepLast = Math.max(0, Math.floor(input.keepLast ?? PLAN_DEFAULTS.keepLast));
   const manual = input.manual ?? false;
-  const minChars = Math.max(0, input.minChars ?? (manual ? PLAN_DEFAULTS.manualMinChars : PLAN_DEFAULTS.minChars));
+  const trigger: CompactionTrigger = manual ? 'manual' : underPressure(input.pressure) ? 'pressure' : 'every';
+  const keepAsked = Math.max(0, Math.floor(input.keepLast ?? PLAN_DEFAULTS.keepLast));
+  // Under pressure half the kept turns go too (the newest one always stays): room is what is short.
+  const keepLast = trigger === 'pressure' ? Math.min(keepAsked, Math.max(1, Math.ceil(keepAsked / 2))) : keepAsked;
+  const early = trigger !== 'every';
+  const minChars = Math.max(0, input.minChars ?? (early ? PLAN_DEFAULTS.manualMinChars : PLAN_DEFAULTS.minChars));
   const view = input.view ?? RAW_VIEW;
 
   const active = activeSummary(input.path, view);
@@ -72,7 +99,7 @@ export function planCompaction(input: PlanInput): CompactionPlan {
   });
   const liveTurns = turnStarts.length;
   const coveredTurns = liveTurns - keepLast;
-  const neededTurns = keepLast + (manual ? 1 : everyN);
+  const neededTurns = keepLast + (early ? 1 : everyN);
   const notDue = (reason: PlanSkipReason, coveredChars = 0): PlanNotDue => ({ due: false, reason, liveTurns, neededTurns, coveredChars, minChars });
   if (liveTurns === 0) return notDue('noTurns');
   if (liveTurns < neededTurns) return notDue('tooFewTurns');
@@ -85,6 +112,7 @@ export function planCompaction(input: PlanInput): CompactionPlan {
   const plan: DuePlan = {
     due: true,
     manual,
+    trigger,
     coversThroughId: (coveredEntries[coveredEntries.length - 1] as ChainEntry).id,
     coveredEntries,
     coveredTurns,

@@ -168,9 +168,10 @@ export class SessionMemory {
    * lower threshold. The covered text is archived first, then the summary entry is appended under
    * the leaf guard. Compactions run one at a time: a second waits for the first and plans afresh.
    * `signal`: the runner's, so closing the session or the window stops a summary under way.
+   * `pressure`: how full the model's context window is (plan.ts: from 0.8 up it is due early).
    */
-  compact(opts: { manual: boolean; signal?: AbortSignal }): Promise<CompactOutcome> {
-    const run = this.compacting.then(() => this.compactOnce(opts.manual, opts.signal));
+  compact(opts: { manual: boolean; signal?: AbortSignal; pressure?: number }): Promise<CompactOutcome> {
+    const run = this.compacting.then(() => this.compactOnce(opts.manual, opts.signal, opts.pressure));
     this.compacting = run.catch(() => undefined);
     return run;
   }
@@ -188,13 +189,15 @@ export class SessionMemory {
     return this.options.branchOptions().lang;
   }
 
-  private async compactOnce(manual: boolean, signal: AbortSignal | undefined): Promise<CompactOutcome> {
+  private async compactOnce(manual: boolean, signal: AbortSignal | undefined, pressure: number | undefined): Promise<CompactOutcome> {
     const session = this.session;
     if (session.readOnly) return { kind: 'readOnly' };
     const settings = this.options.settings().memory;
     const { opening, lang } = this.options.branchOptions();
     const view = sessionTextView(session);
-    const plan = planCompaction({ path: session.path(), everyN: settings.everyTurns, keepLast: settings.keepTurns, manual, view });
+    const plan = planCompaction({
+      path: session.path(), everyN: settings.everyTurns, keepLast: settings.keepTurns, manual, view, ...(pressure !== undefined ? { pressure } : {}),
+    });
     if (!plan.due) return { kind: 'skipped', reason: plan.reason, text: planSkipText(plan, lang) };
     const memory = await this.memory();
     if (!memory) {
@@ -219,7 +222,8 @@ export class SessionMemory {
       },
     }, { plan, view, lang, ledger });
     const outcome = this.options.progress ? await this.options.progress(work) : await work();
-    this.options.log.info(`summary: ${outcome.kind}${outcome.kind === 'failed' ? ` (${outcome.error.stage}: ${outcome.error.message})` : ''}`);
+    const why = plan.trigger === 'pressure' ? ` (context ${Math.round((pressure ?? 0) * 100)}% full)` : '';
+    this.options.log.info(`summary${why}: ${outcome.kind}${outcome.kind === 'failed' ? ` (${outcome.error.stage}: ${outcome.error.message})` : ''}`);
     // runSummary skips only a plan that is not due, and this one was.
     if (outcome.kind === 'skipped') return { kind: 'skipped', reason: outcome.reason, text: '' };
     return outcome;

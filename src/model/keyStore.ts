@@ -2,7 +2,7 @@
 // a key stored before keys were bound, once), the key each request carries, setting and deleting.
 // The rule itself is ./keys.ts; this is where it meets the store. Keys are never logged.
 import {
-  bindKey, decodeStoredKey, encodeStoredKey, requestKeys, scribeHasOwnEndpoint,
+  bindKey, decodeStoredKey, encodeStoredKey, endpointOfRole, KEY_ROLES, requestKeys, scribeHasOwnEndpoint,
   type BoundKey, type Endpoints, type KeyRole, type RequestKeys, type StoredKeys,
 } from './keys';
 
@@ -16,7 +16,9 @@ export interface SecretStore {
 export const SECRET_KEY = 'worldline.apiKey';
 /** The scribe's (and summariser's) own key, for a scribe on another endpoint. */
 export const SCRIBE_SECRET_KEY = 'worldline.scribeApiKey';
-export const SECRET_OF: Readonly<Record<KeyRole, string>> = { main: SECRET_KEY, scribe: SCRIBE_SECRET_KEY };
+/** The embeddings endpoint's own key (an embeddings model on another provider). */
+export const EMBEDDINGS_SECRET_KEY = 'worldline.embeddingsApiKey';
+export const SECRET_OF: Readonly<Record<KeyRole, string>> = { main: SECRET_KEY, scribe: SCRIBE_SECRET_KEY, embeddings: EMBEDDINGS_SECRET_KEY };
 
 /** What the keys depend on in the settings snapshot: where each kind of request goes. */
 export interface KeySettings {
@@ -35,8 +37,10 @@ export class KeyStore {
       main: settings.endpoints.main,
       // The scribe key used to be used only on an endpoint of its own.
       scribe: scribeHasOwnEndpoint(settings.endpoints) ? settings.endpoints.scribe : undefined,
+      // The embeddings key is new: never stored unbound.
+      embeddings: undefined,
     };
-    for (const role of ['main', 'scribe'] as const) {
+    for (const role of KEY_ROLES) {
       const read = decodeStoredKey(await this.secrets.get(SECRET_OF[role]), legacyEndpoint[role]);
       if (read.bound) {
         out[role] = read.bound;
@@ -57,7 +61,7 @@ export class KeyStore {
       await this.secrets.delete(SECRET_OF[role]);
       return { ok: true };
     }
-    const endpoint = role === 'scribe' ? settings.endpoints.scribe : settings.endpoints.main;
+    const endpoint = endpointOfRole(settings.endpoints, role);
     const bound = bindKey(key, endpoint);
     if (!bound) return { ok: false, endpoint };
     await this.secrets.store(SECRET_OF[role], encodeStoredKey(bound));

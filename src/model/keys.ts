@@ -20,9 +20,13 @@ export interface BoundKey {
 export interface StoredKeys {
   main?: BoundKey;
   scribe?: BoundKey;
+  /** The embeddings endpoint's own key, for an embeddings model on another provider. */
+  embeddings?: BoundKey;
 }
 
-export type KeyRole = 'main' | 'scribe';
+export type KeyRole = 'main' | 'scribe' | 'embeddings';
+
+export const KEY_ROLES: readonly KeyRole[] = ['main', 'scribe', 'embeddings'];
 
 /** A key that exists but was not sent, because its endpoint is no longer the one it was set for. */
 export interface WithheldKey {
@@ -111,8 +115,8 @@ function keyAt(endpoint: string, key: BoundKey | undefined): string {
 /**
  * The key for each request. The writing model gets only the main key; the scribe (and summaries)
  * its own key, else the main key when the main key was set for the scribe's endpoint (a scribe on
- * the main endpoint); embeddings the main key, else the scribe key, each only where it was set
- * for. The scribe key never goes to the writing model.
+ * the main endpoint); embeddings their own key, else the main key, else the scribe key, each only
+ * where it was set for. Neither the scribe key nor the embeddings key ever goes to the writing model.
  */
 export function requestKeys(endpoints: Endpoints, keys: StoredKeys): RequestKeys {
   const withheld: WithheldKey[] = [];
@@ -122,11 +126,36 @@ export function requestKeys(endpoints: Endpoints, keys: StoredKeys): RequestKeys
   if (keys.scribe && scribe === '' && !sameEndpoint(endpoints.scribe, endpoints.main)) {
     withheld.push({ role: 'scribe', setFor: keys.scribe.origin, endpoint: endpoints.scribe });
   }
-  const embeddings = keyAt(endpoints.embeddings, keys.main) || keyAt(endpoints.embeddings, keys.scribe);
+  const embeddings = keyAt(endpoints.embeddings, keys.embeddings) || keyAt(endpoints.embeddings, keys.main) || keyAt(endpoints.embeddings, keys.scribe);
+  if (keys.embeddings && embeddings === '' && embeddingsHasOwnEndpoint(endpoints)) {
+    withheld.push({ role: 'embeddings', setFor: keys.embeddings.origin, endpoint: endpoints.embeddings });
+  }
   return { main, scribe, embeddings, withheld };
 }
 
 /** Which key Set API Key sets by default: the scribe's only when the scribe has an endpoint of its own. */
 export function scribeHasOwnEndpoint(endpoints: Pick<Endpoints, 'main' | 'scribe'>): boolean {
   return !sameEndpoint(endpoints.main, endpoints.scribe) && endpoints.main.trim() !== endpoints.scribe.trim();
+}
+
+/** The embeddings endpoint is neither the main one nor the scribe's: only its own key can go there. */
+export function embeddingsHasOwnEndpoint(endpoints: Endpoints): boolean {
+  const own = (other: string): boolean => !sameEndpoint(endpoints.embeddings, other) && endpoints.embeddings.trim() !== other.trim();
+  return own(endpoints.main) && own(endpoints.scribe);
+}
+
+/**
+ * The keys Set API Key offers, in order: the writing model's always; the scribe's when it has an
+ * endpoint of its own; the embeddings' when an embeddings model is in use on an endpoint of its own.
+ */
+export function keyRolesFor(endpoints: Endpoints, embeddingsInUse: boolean): KeyRole[] {
+  const roles: KeyRole[] = ['main'];
+  if (scribeHasOwnEndpoint(endpoints)) roles.push('scribe');
+  if (embeddingsInUse && embeddingsHasOwnEndpoint(endpoints)) roles.push('embeddings');
+  return roles;
+}
+
+/** The endpoint a role's key is set for. */
+export function endpointOfRole(endpoints: Endpoints, role: KeyRole): string {
+  return role === 'main' ? endpoints.main : role === 'scribe' ? endpoints.scribe : endpoints.embeddings;
 }

@@ -4,28 +4,15 @@
 // would show the novelist the same words twice. Every failure is a ModelError with an actionable
 // message that never contains the key.
 import OpenAI from 'openai';
-import { ModelError, redactKey, toModelError, type ModelErrorKind } from './errors';
+import type { ProviderFields } from '../session/entries';
+import { dialectFor, requestShape, type Dialect } from './dialects';
+import type { EndpointOptions } from './types';
+import { ModelError, readableErrorFetch, redactKey, toModelError, type ModelErrorKind } from './errors';
+import { DROPPABLE, MAX_PARAMETER_RETRIES, endpointMemory, errorParts, rejectedParameter } from './rejected';
+import { toWireMessages } from './replay';
+import type { OpenAIMessage, ToolSpec } from './wire';
 
-// ---------------------------------------------------------------------------------------------
-// Wire shapes (what goes into `messages` and `tools`), kept free of the package's own types.
-
-export interface OpenAIToolCall {
-  id: string;
-  type: 'function';
-  function: { name: string; arguments: string };
-}
-
-export type OpenAIMessage =
-  | { role: 'system'; content: string }
-  | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string | null; tool_calls?: OpenAIToolCall[] }
-  | { role: 'tool'; tool_call_id: string; content: string };
-
-/** A function tool in OpenAI's format; `src/agent/tools.ts`'s ToolSchema fits it. */
-export interface ToolSpec {
-  type: 'function';
-  function: { name: string; description: string; parameters: unknown };
-}
+export type { OpenAIMessage, OpenAIToolCall, ToolSpec } from './wire';
 
 export interface StreamRequest {
   messages: OpenAIMessage[];
@@ -48,6 +35,8 @@ export interface StreamToolCall {
   name: string;
   /** The raw arguments string as the model wrote it (may be malformed JSON; the tool decides). */
   arguments: string;
+  /** What the provider sent with the call besides id/name/arguments (Gemini's `extra_content`). */
+  providerFields?: ProviderFields;
 }
 
 export type StreamFinish = 'stop' | 'length' | 'tool_calls' | 'content_filter' | (string & {});
@@ -58,6 +47,8 @@ export interface StreamUsage {
   totalTokens: number;
   /** Prompt tokens served from the provider's cache, when it reports them. */
   cachedTokens?: number;
+  /** Reasoning tokens inside completionTokens, when the provider reports them. */
+  reasoningTokens?: number;
 }
 
 export interface StreamResult {
@@ -69,9 +60,14 @@ export interface StreamResult {
   model?: string;
   /** How many HTTP attempts it took (1 = no retry). */
   attempts: number;
+  /**
+   * Message-level fields the provider sent besides the text (`reasoning_content`, `reasoning`,
+   * `reasoning_details`, `extra_content`), as received; the dialect decides what is replayed.
+   */
+  providerFields?: ProviderFields;
 }
 
-export interface StreamingClientOptions {
+export interface StreamingClientOptions extends EndpointOptions {
   baseURL: string;
   /** May be empty for local servers. Never logged or put in messages. */
   apiKey: string;
@@ -84,12 +80,12 @@ export interface StreamingClientOptions {
   retryBaseDelayMs?: number;
   /** Cap on one backoff delay, `retry-after` included. Default 20 000 ms. */
   maxRetryDelayMs?: number;
-  maxTokensField?: 'max_tokens' | 'max_completion_tokens';
 }
 
 export interface StreamingClient {
   readonly model: string;
   readonly baseURL: string;
+  readonly dialect: Dialect;
   stream(req: StreamRequest, onDelta: (d: StreamDelta) => void): Promise<StreamResult>;
 }
 
@@ -128,9 +124,62 @@ function readUsage(u: unknown): StreamUsage | undefined {
     completionTokens: num(o['completion_tokens']),
     totalTokens: num(o['total_tokens']),
   };
-  const cached = record(o['prompt_tokens_details'])?.['cached_tokens'];
-  if (typeof cached === 'number' && Number.isFinite(cached)) usage.cachedTokens = cached;
+  const cached = cachedTokensOf(o);
+  if (cached !== undefined) usage.cachedTokens = cached;
+  const reasoning = record(o['completion_tokens_details'])?.['reasoning_tokens'];
+  if (typeof reasoning === 'number' && Number.isFinite(reasoning) && reasoning >= 0) usage.reasoningTokens = reasoning;
   return usage;
+}
+
+/**
+ * Cached prompt tokens in any of the shapes providers use: OpenAI's
+ * `prompt_tokens_details.cached_tokens`, DeepSeek's `prompt_cache_hit_tokens`
+ * (https://api-docs.deepseek.com/guides/kv_cache), Moonshot's top-level `cached_tokens`.
+ */
+export function cachedTokensOf(usage: Record<string, unknown>): number | undefined {
+  for (const v of [record(usage['prompt_tokens_details'])?.['cached_tokens'], usage['prompt_cache_hit_tokens'], usage['cached_tokens']]) {
+    if (typeof v === 'number' && Number.isFinite(v) && v >= 0) return v;
+  }
+  return undefined;
+}
+
+/** Message-level delta fields kept as provider fields: reasoning text is concatenated. */
+const TEXT_FIELDS = ['reasoning_content', 'reasoning'] as const;
+
+/**
+ * Merges a streamed JSON object piece into what came before: objects merge key by key, the text
+ * keys named concatenate (a reasoning block's `text` arrives in pieces), anything else is replaced.
+ */
+function mergeJson(prev: unknown, next: unknown, concat: ReadonlySet<string> = NO_CONCAT): unknown {
+  const a = record(prev);
+  const b = record(next);
+  if (!a || !b) return next;
+  const out: Record<string, unknown> = { ...a };
+  for (const [k, v] of Object.entries(b)) {
+    if (k === '__proto__') continue; // data from the wire never reaches a prototype
+    const old = a[k];
+    out[k] = concat.has(k) && typeof old === 'string' && typeof v === 'string' ? old + v : k in a ? mergeJson(old, v) : v;
+  }
+  return out;
+}
+
+const NO_CONCAT: ReadonlySet<string> = new Set();
+/** OpenRouter's reasoning_details text parts (https://openrouter.ai/docs/use-cases/reasoning-tokens). */
+const DETAIL_TEXT: ReadonlySet<string> = new Set(['text', 'summary']);
+
+/**
+ * OpenRouter streams `reasoning_details` as array pieces; pieces with the same `index` (or, without
+ * one, the same type following each other) are one block whose text parts concatenate.
+ */
+function mergeDetails(into: unknown[], pieces: unknown[]): void {
+  for (const piece of pieces) {
+    const p = record(piece);
+    if (!p) continue;
+    const last = record(into[into.length - 1]);
+    const same = last && (typeof p['index'] === 'number' ? last['index'] === p['index'] : last['type'] === p['type'] && typeof last['index'] !== 'number');
+    if (same && last) into[into.length - 1] = mergeJson(last, p, DETAIL_TEXT);
+    else into.push({ ...p });
+  }
 }
 
 /** Accumulates chunks into a reply. Tolerates the variations real servers send. */
@@ -143,7 +192,8 @@ class ReplyBuilder {
   received = false;
   /** The server's `retry-after`, when a failed attempt carried one. */
   retryAfterMs: number | undefined;
-  private readonly calls: { id: string; name: string; arguments: string }[] = [];
+  private readonly calls: { id: string; name: string; arguments: string; extra?: unknown }[] = [];
+  private readonly fields: Record<string, unknown> = {};
 
   constructor(private readonly onDelta: (d: StreamDelta) => void) {}
 
@@ -151,7 +201,8 @@ class ReplyBuilder {
     const o = record(chunk);
     if (!o) return;
     if (typeof o['model'] === 'string' && o['model'] !== '') this.model = o['model'];
-    const usage = readUsage(o['usage']);
+    // Usage at the top of the chunk, or (Moonshot's stream) inside the choice.
+    const usage = readUsage(o['usage']) ?? readUsage(record(Array.isArray(o['choices']) ? o['choices'][0] : undefined)?.['usage']);
     if (usage) this.usage = usage;
     const choices = o['choices'];
     if (!Array.isArray(choices)) return;
@@ -165,7 +216,18 @@ class ReplyBuilder {
   }
 
   private addDelta(delta: Record<string, unknown>): void {
-    // `reasoning_content` (DeepSeek and others) is deliberately ignored: it is not the reply.
+    // Reasoning is never shown as the reply, but it is kept: some providers must get it back.
+    for (const k of TEXT_FIELDS) {
+      const v = delta[k];
+      if (typeof v === 'string' && v !== '') this.fields[k] = (typeof this.fields[k] === 'string' ? (this.fields[k] as string) : '') + v;
+    }
+    const details = delta['reasoning_details'];
+    if (Array.isArray(details)) {
+      const into = Array.isArray(this.fields['reasoning_details']) ? (this.fields['reasoning_details'] as unknown[]) : [];
+      mergeDetails(into, details);
+      if (into.length > 0) this.fields['reasoning_details'] = into;
+    }
+    if (record(delta['extra_content'])) this.fields['extra_content'] = mergeJson(this.fields['extra_content'], delta['extra_content']);
     const content = delta['content'];
     if (typeof content === 'string' && content !== '') {
       this.received = true;
@@ -177,7 +239,7 @@ class ReplyBuilder {
     toolCalls.forEach((raw, position) => {
       const tc = record(raw);
       if (!tc) return;
-      const index = typeof tc['index'] === 'number' ? tc['index'] : position;
+      const index = typeof tc['index'] === 'number' ? tc['index'] : this.positionOf(tc['id'], position);
       let call = this.calls[index];
       if (!call) {
         call = { id: '', name: '', arguments: '' };
@@ -196,7 +258,23 @@ class ReplyBuilder {
       const args = fn?.['arguments'];
       if (typeof args === 'string') call.arguments += args;
       else if (record(args)) call.arguments += JSON.stringify(args); // a few servers send an object
+      // Gemini's thought signature rides on the call (extra_content.google.thought_signature).
+      if (record(tc['extra_content'])) call.extra = mergeJson(call.extra, tc['extra_content']);
     });
+  }
+
+  /**
+   * Where a call without `index` goes (Gemini sends each parallel call whole, with no index): a
+   * known id continues its call, a new id starts the next one, no id continues the last one.
+   */
+  private positionOf(id: unknown, position: number): number {
+    if (typeof id !== 'string' || id === '') return Math.max(0, Math.min(position, this.calls.length - 1));
+    const known = this.calls.findIndex((c) => c.id === id);
+    return known >= 0 ? known : this.calls.length;
+  }
+
+  providerFields(): ProviderFields | undefined {
+    return Object.keys(this.fields).length > 0 ? { ...this.fields } : undefined;
   }
 
   toolCalls(): StreamToolCall[] {
@@ -204,7 +282,9 @@ class ReplyBuilder {
     this.calls.forEach((c, i) => {
       if (!c || c.name === '') return; // a call without a name cannot be run or replayed
       // Servers that omit ids still need one to pair the result with its call.
-      out.push({ id: c.id !== '' ? c.id : `call_${i}_${Date.now().toString(36)}`, name: c.name, arguments: c.arguments });
+      const call: StreamToolCall = { id: c.id !== '' ? c.id : `call_${i}_${Date.now().toString(36)}`, name: c.name, arguments: c.arguments };
+      if (c.extra !== undefined) call.providerFields = { extra_content: c.extra };
+      out.push(call);
     });
     return out;
   }
@@ -251,32 +331,69 @@ export function createStreamingClient(opts: StreamingClientOptions): StreamingCl
   const maxAttempts = Math.max(1, opts.maxAttempts ?? DEFAULTS.maxAttempts);
   const baseDelay = opts.retryBaseDelayMs ?? DEFAULTS.retryBaseDelayMs;
   const maxDelay = opts.maxRetryDelayMs ?? DEFAULTS.maxRetryDelayMs;
-  const maxTokensField = opts.maxTokensField ?? 'max_tokens';
+  const dialect = opts.dialect ?? dialectFor(opts.baseURL);
+  const thinking = opts.thinking ?? 'auto';
+  const dialectOptions = opts.dialectOptions ?? {};
+  const memory = opts.endpointMemory ?? endpointMemory;
   const where = hostOf(opts.baseURL);
+  const headers = { ...dialect.headers(dialectOptions), ...opts.headers };
   const openai = new OpenAI({
     baseURL: opts.baseURL,
     // The package refuses an empty key; local servers need none.
     apiKey: opts.apiKey === '' ? 'no-key' : opts.apiKey,
     organization: null,
     project: null,
+    fetch: readableErrorFetch(), // error bodies the package would lose (Gemini's arrays) stay readable
     timeout: timeoutMs,
     maxRetries: 0, // retries are ours: the package's would also retry after output began
     logLevel: 'off', // a malformed chunk must not print the reply to the console
+    ...(Object.keys(headers).length > 0 ? { defaultHeaders: headers } : {}),
   });
+
+  /** The body of one attempt, and which of its parameters could be dropped on a refusal. */
+  function buildBody(req: StreamRequest, model: string): { body: Record<string, unknown>; droppable: Set<string> } {
+    const rejected = memory.rejected(opts.baseURL, model);
+    const shape = requestShape(dialect, {
+      model,
+      thinking,
+      rejected,
+      options: dialectOptions,
+      ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
+      ...(req.maxTokens !== undefined ? { maxTokens: req.maxTokens } : {}),
+      ...(opts.maxTokensField ? { maxTokensField: opts.maxTokensField } : {}),
+    });
+    const body: Record<string, unknown> = { model, stream: true };
+    if (!rejected.has('stream_options')) body['stream_options'] = { include_usage: true };
+    Object.assign(body, shape.fields);
+    // Fixed parts before `messages`: the serialized request then grows only at its end, turn
+    // after turn, which is what prompt caches (and the prefix bench) reward.
+    if (req.tools && req.tools.length > 0) body['tools'] = req.tools;
+    const messages = toWireMessages(dialect, req.messages, rejected);
+    body['messages'] = messages;
+    const droppable = new Set<string>(Object.keys(body).filter((k) => (DROPPABLE as readonly string[]).includes(k)));
+    const required = new Set(dialect.replay.required);
+    for (const m of messages) {
+      const o = record(m);
+      for (const k of Object.keys(o ?? {})) if ((DROPPABLE as readonly string[]).includes(k) && !required.has(k)) droppable.add(k);
+      const calls = o?.['tool_calls'];
+      if (Array.isArray(calls)) for (const c of calls) for (const k of Object.keys(record(c) ?? {})) if ((DROPPABLE as readonly string[]).includes(k)) droppable.add(k);
+    }
+    return { body, droppable };
+  }
 
   /** Maps any failure onto a ModelError; `midStream` = after the response began. */
   function mapError(err: unknown, model: string, midStream: boolean): ModelError {
     const mapped = toModelError(err, { baseURL: opts.baseURL, apiKey: opts.apiKey, model, timeoutMs });
     if (mapped.kind === 'auth') {
       const why = opts.apiKey === '' ? 'no API key is set' : `it rejected the API key (${mapped.status ?? 'auth'})`;
-      return new ModelError('auth', `${where}: ${why}. Set your API key with "${SET_API_KEY_COMMAND}" (Command Palette), then retry.`, mapped.status);
+      return new ModelError('auth', `${where}: ${why}. Set your API key with "${SET_API_KEY_COMMAND}" (Command Palette), then retry.`, mapped.status, mapped.code, mapped.args);
     }
     if (midStream && !(err instanceof OpenAI.APIError) && mapped.kind === 'badResponse') {
       if (err instanceof SyntaxError) {
-        return new ModelError('badResponse', `${where} sent a malformed piece of the streamed reply (not JSON). The reply was discarded; retry, or try another model or endpoint.`);
+        return new ModelError('badResponse', `${where} sent a malformed piece of the streamed reply (not JSON). The reply was discarded; retry, or try another model or endpoint.`, undefined, 'badResponse', { host: where });
       }
       const detail = err instanceof Error ? ` (${redactKey(err.message, opts.apiKey)})` : '';
-      return new ModelError('network', `The connection to ${where} dropped in the middle of the reply${detail}. Retry.`);
+      return new ModelError('network', `The connection to ${where} dropped in the middle of the reply${detail}. Retry.`, undefined, 'network', { host: where });
     }
     return mapped;
   }
@@ -296,15 +413,9 @@ export function createStreamingClient(opts: StreamingClientOptions): StreamingCl
     const onAbort = (): void => inner.abort();
     req.signal?.addEventListener('abort', onAbort, { once: true });
     const silence = (): ModelError =>
-      new ModelError('network', `${where} went silent for ${Math.round(timeoutMs / 1000)} s ${reply.received ? 'in the middle of the reply' : 'before answering'}. Retry, or raise the timeout.`);
+      new ModelError('network', `${where} went silent for ${Math.round(timeoutMs / 1000)} s ${reply.received ? 'in the middle of the reply' : 'before answering'}. Retry, or raise the timeout.`, undefined, 'timeout', { host: where, seconds: String(Math.round(timeoutMs / 1000)) });
     try {
-      const body: Record<string, unknown> = { model, stream: true, stream_options: { include_usage: true } };
-      if (req.temperature !== undefined) body['temperature'] = req.temperature;
-      if (req.maxTokens !== undefined) body[maxTokensField] = req.maxTokens;
-      // Fixed parts before `messages`: the serialized request then grows only at its end, turn
-      // after turn, which is what prompt caches (and the prefix bench) reward.
-      if (req.tools && req.tools.length > 0) body['tools'] = req.tools;
-      body['messages'] = req.messages;
+      const { body, droppable } = buildBody(req, model);
       arm();
       let stream: AsyncIterable<unknown>;
       try {
@@ -313,6 +424,9 @@ export function createStreamingClient(opts: StreamingClientOptions): StreamingCl
         if (req.signal?.aborted) throw abortError();
         if (timedOut) throw silence();
         reply.retryAfterMs = retryAfterMs(err);
+        const parts = errorParts(err);
+        const refused = rejectedParameter(parts.status, parts.message, parts.param, droppable);
+        if (refused !== undefined) throw new RefusedParameter(refused, mapError(err, model, false));
         throw mapError(err, model, false);
       }
       try {
@@ -332,7 +446,7 @@ export function createStreamingClient(opts: StreamingClientOptions): StreamingCl
       if (req.signal?.aborted) throw abortError();
       if (timedOut) throw silence();
       if (reply.finish === undefined) {
-        throw new ModelError('network', `The reply from ${where} ended before it was complete (the stream closed without a finish). Retry.`);
+        throw new ModelError('network', `The reply from ${where} ended before it was complete (the stream closed without a finish). Retry.`, undefined, 'network', { host: where });
       }
     } finally {
       if (idle) clearTimeout(idle);
@@ -342,12 +456,21 @@ export function createStreamingClient(opts: StreamingClientOptions): StreamingCl
 
   async function stream(req: StreamRequest, onDelta: (d: StreamDelta) => void): Promise<StreamResult> {
     const model = req.model ?? opts.model;
+    let refusals = 0;
     for (let n = 1; ; n++) {
       if (req.signal?.aborted) throw abortError();
       const reply = new ReplyBuilder(onDelta);
       try {
         await attempt(req, reply, model);
       } catch (err) {
+        // A refused parameter: remembered for the endpoint, and the request goes once more without it.
+        if (err instanceof RefusedParameter) {
+          if (refusals >= MAX_PARAMETER_RETRIES) throw err.error;
+          refusals += 1;
+          memory.remember(opts.baseURL, model, err.parameter);
+          n -= 1;
+          continue;
+        }
         const e = err instanceof ModelError ? err : mapError(err, model, reply.received);
         if (e.kind === 'aborted' || reply.received || !isRetryableKind(e.kind) || n >= maxAttempts) throw e;
         const wait = Math.min(maxDelay, reply.retryAfterMs ?? baseDelay * 2 ** (n - 1));
@@ -357,9 +480,19 @@ export function createStreamingClient(opts: StreamingClientOptions): StreamingCl
       const result: StreamResult = { text: reply.text, toolCalls: reply.toolCalls(), finish: reply.finish ?? 'stop', attempts: n };
       if (reply.usage) result.usage = reply.usage;
       if (reply.model) result.model = reply.model;
+      const fields = reply.providerFields();
+      if (fields) result.providerFields = fields;
       return result;
     }
   }
 
-  return { stream, model: opts.model, baseURL: opts.baseURL };
+  return { stream, model: opts.model, baseURL: opts.baseURL, dialect };
+}
+
+/** An attempt refused because of one parameter Worldline can drop (rejected.ts). */
+class RefusedParameter extends Error {
+  constructor(readonly parameter: string, readonly error: ModelError) {
+    super(error.message);
+    this.name = 'RefusedParameter';
+  }
 }

@@ -1,5 +1,7 @@
 // Shapes shared by every caller of an OpenAI-compatible chat endpoint (scribe now, agent later).
 // Plain TS: no `vscode`, no `openai` types leak out, so callers and fakes stay small.
+import type { Dialect, DialectOptions, MaxTokensField, ThinkingMode } from './dialects';
+import type { EndpointMemory } from './rejected';
 
 export type ChatRole = 'system' | 'user' | 'assistant';
 
@@ -12,6 +14,8 @@ export interface ChatUsage {
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
+  cachedTokens?: number;
+  reasoningTokens?: number;
 }
 
 export interface CompleteRequest {
@@ -39,7 +43,30 @@ export interface ChatCompleter {
   complete(req: CompleteRequest): Promise<CompleteResult>;
 }
 
-export interface ChatClientOptions {
+/** How a client speaks to its endpoint: the dialect's rules and the novelist's extras (both clients). */
+export interface EndpointOptions {
+  /**
+   * Which field carries the output cap (overrides the dialect's, for a client set up for one
+   * model). Most compatible servers take `max_tokens`; OpenAI's reasoning models want
+   * `max_completion_tokens`.
+   */
+  maxTokensField?: MaxTokensField;
+  /** The endpoint's rules (dialects.ts); default: recognised from the base URL. */
+  dialect?: Dialect;
+  /**
+   * The thinking switch; default 'auto' (the provider's default, nothing sent). The scribe and
+   * summaries pass 'off' (their budget is for the JSON or the summary, not a chain of thought);
+   * where the model reasons anyway the cap is raised for it.
+   */
+  thinking?: ThinkingMode;
+  dialectOptions?: DialectOptions;
+  /** Where refused parameters are remembered; default the window's shared memory. */
+  endpointMemory?: EndpointMemory;
+  /** Extra headers (the novelist's custom headers, src/model/requestOptions.ts); they win over the dialect's. */
+  headers?: Record<string, string>;
+}
+
+export interface ChatClientOptions extends EndpointOptions {
   baseURL: string;
   /** May be empty for local servers that need no key. Never logged or put in error messages. */
   apiKey: string;
@@ -48,9 +75,4 @@ export interface ChatClientOptions {
   timeoutMs?: number;
   /** Retries on network errors, 408/409/429/5xx (the `openai` package's policy). Default 2. */
   maxRetries?: number;
-  /**
-   * Which field carries the output cap. Most compatible servers (DeepSeek, OpenRouter, local)
-   * take `max_tokens`; OpenAI's reasoning models want `max_completion_tokens`.
-   */
-  maxTokensField?: 'max_tokens' | 'max_completion_tokens';
 }

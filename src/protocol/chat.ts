@@ -23,6 +23,21 @@ export interface ChatMessage {
   model?: string;
   /** The turn this message belongs to ended with a checkpoint (restore buttons). */
   checkpoint?: { commit: string; changed: number };
+  /** A reply's token usage as the provider reported it (every model call of the reply summed); absent when none was reported. */
+  usage?: ChatUsage;
+}
+
+/** Token usage of one reply. */
+export interface ChatUsage {
+  /** Prompt tokens (each tool step sends the context again, so they add up). */
+  prompt: number;
+  completion: number;
+  /** Prompt tokens served from the provider's cache. */
+  cached: number;
+  /** What the reply cost, where the model's prices are known; absent otherwise. */
+  cost?: { amount: number; currency: 'USD' | 'CNY' };
+  /** All of it in the window's language, ready to show: "1,200 prompt tokens (800 from cache), 90 reply tokens · ≈ $0.0012". */
+  label: string;
 }
 
 export interface ChatModel {
@@ -35,6 +50,22 @@ export interface ChatModel {
   messages: ChatMessage[];
   canRetry: boolean;
   notice?: Notice;
+  /** The next first-run step that is missing, shown in the empty Chat with its buttons (src/protocol/chatModel.ts). */
+  setup?: SetupStep;
+}
+
+/** A palette command a Chat button runs (src/protocol/chatModel.ts `pageCommandId`). */
+export type ChatCommand = 'setKey' | 'selectModel' | 'chooseProvider' | 'initializeNovel' | 'openFolder' | 'testConnection';
+
+export const CHAT_COMMANDS: readonly ChatCommand[] = ['setKey', 'selectModel', 'chooseProvider', 'initializeNovel', 'openFolder', 'testConnection'];
+
+/** What is missing before a first instruction can go out, in the order it must be done. */
+export interface SetupStep {
+  missing: 'folder' | 'project' | 'model' | 'key';
+  /** Already in the novelist's language. */
+  text: string;
+  /** The first is the main way forward. */
+  actions: { command: ChatCommand; label: string }[];
 }
 
 /** The line under the messages that says why the last turn did not end well, with its way out. */
@@ -74,7 +105,7 @@ export type FromChatPage =
   | { type: 'openFile'; path: string }
   | { type: 'restore'; id: string; withChat: boolean }
   | { type: 'showChanges'; id: string }
-  | { type: 'command'; command: 'setKey' | 'selectModel' };
+  | { type: 'command'; command: ChatCommand };
 
 export const decodeFromChatPage = decoderFor<FromChatPage>('chat', {
   ready: {},
@@ -90,5 +121,5 @@ export const decodeFromChatPage = decoderFor<FromChatPage>('chat', {
   openFile: { path: 'string' },
   restore: { id: 'string', withChat: 'boolean' },
   showChanges: { id: 'string' },
-  command: { command: ['setKey', 'selectModel'] },
+  command: { command: CHAT_COMMANDS },
 });

@@ -5,8 +5,10 @@
 import { recordedToolLines, type TranscriptMessage } from '../agent/transcript';
 import type { Say, Text } from '../common/text';
 import { isDemoModel } from '../model/models';
+import { usageSummary, type Pricing, type UsageTotals } from '../model/usage';
 import type { ChainEntry } from '../session/entries';
-import type { ChatMessage, ChatModel, ChatStream, ChatToolLine, FromChatPage, Notice, ToChatPage } from './chat';
+import { usageText } from './usageLine';
+import type { ChatCommand, ChatMessage, ChatModel, ChatStream, ChatToolLine, ChatUsage, FromChatPage, Notice, SetupStep, ToChatPage } from './chat';
 
 // Marks a key for translation; the shell's vscode.l10n.t does the translating.
 const l10n = { t: (message: string, ...args: (string | number)[]): Text => ({ message, args }) };
@@ -28,15 +30,38 @@ export interface ChatInputs {
   /** The `worldline.model` setting (empty: none chosen). */
   model: string;
   notice?: Notice;
+  /** What the first-run steps depend on; without it no step is shown. */
+  setup?: SetupInputs;
+  /** The prices of the endpoint's models (`pricingOf(dialect)`), for each reply's cost; without it no cost is shown. */
+  pricing?: Pricing;
 }
 
-/** One message as the page shows it: the checkpoint as its commit and how many files it changed. */
-export function chatMessage(m: TranscriptMessage): ChatMessage {
-  return {
+/** Plain facts the shell gathers for the first-run steps. */
+export interface SetupInputs {
+  /** A folder is open in the window. */
+  folder: boolean;
+  /** The folder has worldline.yaml. */
+  project: boolean;
+  /** The main endpoint wants a key (not a local server) and none is set for its origin. */
+  keyMissing: boolean;
+  /** The main endpoint's host, for the words. */
+  host: string;
+}
+
+/** A reply's usage as the page shows it, figures and words. */
+export function chatUsage(t: UsageTotals, say: Say): ChatUsage {
+  return { prompt: t.prompt, completion: t.completion, cached: t.cached, ...(t.cost ? { cost: { ...t.cost } } : {}), label: usageText(t, say) };
+}
+
+/** One message as the page shows it: the checkpoint as its commit and how many files it changed; a reply's usage when reported. */
+export function chatMessage(m: TranscriptMessage, usage?: ChatUsage): ChatMessage {
+  const message: ChatMessage = {
     id: m.id, role: m.role, text: m.text, hidden: m.hidden, edited: m.edited, variant: m.variant,
     finish: m.finish, error: m.error, tools: m.tools, model: m.model,
     checkpoint: m.checkpoint ? { commit: m.checkpoint.commit, changed: m.checkpoint.changed.length } : undefined,
   };
+  if (usage) message.usage = usage;
+  return message;
 }
 
 /**
@@ -46,6 +71,8 @@ export function chatMessage(m: TranscriptMessage): ChatMessage {
  */
 export function chatModel(inputs: ChatInputs, say: Say): ChatModel {
   const { story, session, novelTitle } = inputs;
+  const branch = story?.branch();
+  const usage = new Map((branch ? usageSummary(branch.path, inputs.pricing).replies : []).map((r) => [r.id, chatUsage(r.usage, say)]));
   const model: ChatModel = {
     title: session?.title ?? (novelTitle !== undefined ? novelTitle || say(l10n.t('Chat')) : 'Worldline'),
     readOnly: session?.readOnly ?? false,
@@ -53,11 +80,58 @@ export function chatModel(inputs: ChatInputs, say: Say): ChatModel {
     phase: story?.phase ?? 'idle',
     modelLabel: inputs.model || say(l10n.t('no model selected')),
     isDemo: isDemoModel(inputs.model),
-    messages: (story?.branch().transcript ?? []).map(chatMessage),
+    messages: (branch?.transcript ?? []).map((m) => chatMessage(m, m.role === 'assistant' ? usage.get(m.id) : undefined)),
     canRetry: story?.canRetry ?? false,
   };
   if (inputs.notice) model.notice = inputs.notice;
+  const setup = inputs.setup ? setupStep(inputs.setup, inputs.model, say) : undefined;
+  if (setup) model.setup = setup;
   return model;
+}
+
+/**
+ * The next first-run step that is missing, in order: a folder, worldline.yaml, a model (a provider
+ * chosen), the key for the main endpoint; undefined when the first instruction can go out.
+ */
+export function setupStep(s: SetupInputs, model: string, say: Say): SetupStep | undefined {
+  const act = (command: ChatCommand, label: Text): SetupStep['actions'][number] => ({ command, label: say(label) });
+  if (!s.folder) {
+    return { missing: 'folder', text: say(l10n.t('Open the folder of your novel to begin (File > Open Folder).')), actions: [act('openFolder', l10n.t('Open Folder…'))] };
+  }
+  if (!s.project) {
+    return {
+      missing: 'project',
+      text: say(l10n.t('This folder is not a Worldline novel yet. Initialize it to create worldline.yaml and a first chapter; nothing you have is changed.')),
+      actions: [act('initializeNovel', l10n.t('Initialize Novel'))],
+    };
+  }
+  if (!model) {
+    return {
+      missing: 'model',
+      text: say(l10n.t('Choose the provider and the model that will write with you.')),
+      actions: [act('chooseProvider', l10n.t('Choose Provider…')), act('selectModel', l10n.t('Select Model'))],
+    };
+  }
+  if (s.keyMissing) {
+    return {
+      missing: 'key',
+      text: say(l10n.t('Set the API key for {0}. It is kept in VS Code\'s secret storage and sent to this endpoint only.', s.host)),
+      actions: [act('setKey', l10n.t('Set API Key')), act('chooseProvider', l10n.t('Choose Provider…'))],
+    };
+  }
+  return undefined;
+}
+
+/** The palette command behind a Chat button. */
+export function pageCommandId(command: ChatCommand): string {
+  switch (command) {
+    case 'setKey': return 'worldline.setApiKey';
+    case 'selectModel': return 'worldline.selectModel';
+    case 'chooseProvider': return 'worldline.chooseProvider';
+    case 'initializeNovel': return 'worldline.initializeNovel';
+    case 'testConnection': return 'worldline.testConnection';
+    case 'openFolder': return 'vscode.openFolder'; // without a URI: the native folder dialog
+  }
 }
 
 /**

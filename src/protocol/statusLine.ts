@@ -4,6 +4,8 @@
 import type { Say, Text } from '../common/text';
 import { isDemoModel } from '../model/models';
 import type { TurnPhase } from '../agent/turnTypes';
+import type { UsageTotals } from '../model/usage';
+import { contextText, sessionUsageText } from './usageLine';
 
 // Marks a key for translation; the shell's vscode.l10n.t does the translating.
 const l10n = { t: (message: string, ...args: (string | number)[]): Text => ({ message, args }) };
@@ -26,6 +28,22 @@ const PHASES: Record<TurnPhase, Text> = {
 };
 
 export const STATUS_TOOLTIP = l10n.t('Worldline: model, what the agent is doing, and the manuscript length (CJK characters count one each) with the last turn\'s change.');
+
+/** What the tooltip adds to its first line: the session's usage and how full the context is. */
+export interface TooltipInputs {
+  /** Every model call of the open session (src/model/usage.ts); nothing shown before the first. */
+  usage?: UsageTotals;
+  /** The next request's tokens and the model's window, when both are known. */
+  context?: { tokens: number; window: number };
+}
+
+/** The tooltip: what the item shows, then the session's tokens, cache hits and cost, and the context. */
+export function statusTooltip(t: TooltipInputs, say: Say): string {
+  const lines = [say(STATUS_TOOLTIP)];
+  if (t.usage && t.usage.calls > 0) lines.push(sessionUsageText(t.usage, say));
+  if (t.context && t.context.window > 0) lines.push(contextText(t.context.tokens, t.context.window, say));
+  return lines.join('\n');
+}
 
 /** "$(book) model · 1,234 words (+56)", with a spinning icon and the phase while the agent works. */
 export function statusText(s: StatusInputs, say: Say): string {

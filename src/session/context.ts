@@ -7,10 +7,17 @@
 //    message out;
 //  - an assistant turn that ended in `error` or `aborted` is included when it has text: the
 //    novelist saw that text and the model should know it was said. Its `error` is not included;
-//  - a tool call is kept only together with its result on the same branch, and a result only with
-//    its call: a provider rejects a call without a result or a result without a call, and an
-//    aborted turn, a hidden message or a summary cut can each leave one without the other;
+//    its `finish` is (set only when it is not 'stop'), so a stopped reply can be replayed marked
+//    as cut off;
+//  - each tool result belongs to the nearest earlier assistant on the branch with an open call of
+//    that id (ids may repeat across replies). A result is kept only with its visible call; a
+//    result with no call (or a second one) is left out. A call whose result is hidden is left out
+//    with it; a call that was never answered on this branch (a failed or interrupted turn) is
+//    kept, and the request builder (src/agent/requestShape.ts) answers it "not run";
 //  - an assistant message with neither text nor a kept tool call is left out (nothing to say).
+//
+// This is the branch as the model may see it, not yet a request: role order and pairing are the
+// request builder's job.
 
 import { AssistantEntry, ChainEntry, ContextMessage, SummaryEntry, ToolCall } from './entries';
 
@@ -20,33 +27,66 @@ export interface TextSource {
 }
 
 export function buildContext(path: readonly ChainEntry[], source: TextSource): ContextMessage[] {
-  const answered = new Set<string>();
-  for (const e of path) if (e.type === 'tool' && !source.isHidden(e.id)) answered.add(e.callId);
-
-  const called = new Set<string>();
+  const owners = resultOwners(path);
   const messages: ContextMessage[] = [];
   for (const e of path) {
     if (source.isHidden(e.id)) continue;
     if (e.type === 'user') {
       messages.push({ entryId: e.id, role: 'user', text: source.textOf(e) });
     } else if (e.type === 'assistant') {
-      const message = assistantMessage(e, source.textOf(e), answered);
-      if (!message) continue;
-      for (const call of message.toolCalls ?? []) called.add(call.id);
-      messages.push(message);
+      const message = assistantMessage(e, source.textOf(e), owners.answers.get(e.id), source);
+      if (message) messages.push(message);
     } else if (e.type === 'tool') {
-      if (!called.delete(e.callId)) continue; // no call for it, or already answered
+      const owner = owners.ownerOf.get(e.id);
+      if (owner === undefined || source.isHidden(owner)) continue; // no call for it, or its call is hidden
       messages.push({ entryId: e.id, role: 'tool', text: source.textOf(e), callId: e.callId, name: e.name });
     }
   }
   return messages;
 }
 
-function assistantMessage(e: AssistantEntry, text: string, answered: ReadonlySet<string>): ContextMessage | undefined {
-  const calls: ToolCall[] = (e.toolCalls ?? []).filter((c) => answered.has(c.id));
+/** Who answers what: for each tool entry its assistant, for each assistant its calls' result entries. */
+function resultOwners(path: readonly ChainEntry[]): { ownerOf: Map<string, string>; answers: Map<string, Map<string, string>> } {
+  const ownerOf = new Map<string, string>();
+  const answers = new Map<string, Map<string, string>>();
+  const open = new Map<string, string[]>(); // call id -> assistants with that call still open, oldest first
+  for (const e of path) {
+    if (e.type === 'assistant') {
+      for (const call of e.toolCalls ?? []) {
+        const waiting = open.get(call.id) ?? [];
+        if (!waiting.includes(e.id)) waiting.push(e.id);
+        open.set(call.id, waiting);
+      }
+    } else if (e.type === 'tool') {
+      const owner = open.get(e.callId)?.pop(); // the nearest earlier open call
+      if (owner === undefined) continue;
+      ownerOf.set(e.id, owner);
+      const mine = answers.get(owner) ?? new Map<string, string>();
+      mine.set(e.callId, e.id);
+      answers.set(owner, mine);
+    }
+  }
+  return { ownerOf, answers };
+}
+
+function assistantMessage(
+  e: AssistantEntry,
+  text: string,
+  answers: ReadonlyMap<string, string> | undefined,
+  source: TextSource,
+): ContextMessage | undefined {
+  const seen = new Set<string>();
+  const calls: ToolCall[] = (e.toolCalls ?? []).filter((c) => {
+    if (seen.has(c.id)) return false; // a repeated id in one reply could never be answered apart
+    seen.add(c.id);
+    const result = answers?.get(c.id);
+    return result === undefined || !source.isHidden(result);
+  });
   if (text.length === 0 && calls.length === 0) return undefined;
   const message: ContextMessage = { entryId: e.id, role: 'assistant', text };
   if (calls.length > 0) message.toolCalls = calls;
+  if (e.finish !== 'stop') message.finish = e.finish;
+  if (e.providerFields !== undefined) message.providerFields = e.providerFields;
   return message;
 }
 

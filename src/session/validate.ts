@@ -29,16 +29,58 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/**
+ * The most JSON text one `providerFields` object may take. Reasoning text is stored there (it must
+ * go back to DeepSeek, GLM, Kimi in tool loops), so it is generous, but a hand-edited or hostile
+ * file cannot make one entry hold megabytes.
+ */
+export const PROVIDER_FIELDS_MAX_CHARS = 256 * 1024;
+
+/** Nesting a provider field may have (Gemini's extra_content.google.thought_signature is 3). */
+const PROVIDER_FIELDS_MAX_DEPTH = 8;
+
+/** Plain JSON data only: what the provider sent is kept and sent back, never run or merged into code. */
+function isJsonData(v: unknown, depth: number): boolean {
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
+  if (typeof v === 'number') return Number.isFinite(v);
+  if (depth >= PROVIDER_FIELDS_MAX_DEPTH) return false;
+  if (Array.isArray(v)) return v.every((x) => isJsonData(x, depth + 1));
+  if (!isRecord(v) || Object.getPrototypeOf(v) !== Object.prototype) return false;
+  return Object.values(v).every((x) => isJsonData(x, depth + 1));
+}
+
+/** Why a `providerFields` value is refused, or undefined when it is fine. */
+export function providerFieldsProblem(v: unknown): string | undefined {
+  if (!isRecord(v) || !isJsonData(v, 0)) return 'should be a plain JSON object';
+  if (JSON.stringify(v).length > PROVIDER_FIELDS_MAX_CHARS) return `should be at most ${PROVIDER_FIELDS_MAX_CHARS} characters of JSON`;
+  return undefined;
+}
+
+const providerFields: FieldCheck = {
+  test: (v) => providerFieldsProblem(v) === undefined,
+  expect: `a plain JSON object of at most ${PROVIDER_FIELDS_MAX_CHARS} characters`,
+};
+
 const toolCalls: FieldCheck = {
   test: (v) =>
     Array.isArray(v) &&
-    v.every((c) => isRecord(c) && typeof c.id === 'string' && typeof c.name === 'string' && typeof c.arguments === 'string'),
-  expect: 'a list of {id, name, arguments} with string fields',
+    v.every(
+      (c) =>
+        isRecord(c) &&
+        typeof c.id === 'string' &&
+        typeof c.name === 'string' &&
+        typeof c.arguments === 'string' &&
+        (c.providerFields === undefined || providerFields.test(c.providerFields)),
+    ),
+  expect: 'a list of {id, name, arguments} with string fields (and providerFields a plain JSON object)',
 };
 
+const optionalCount = (v: unknown): boolean => v === undefined || (typeof v === 'number' && Number.isFinite(v) && v >= 0);
+
 const usage: FieldCheck = {
-  test: (v) => isRecord(v) && typeof v.promptTokens === 'number' && typeof v.completionTokens === 'number',
-  expect: '{promptTokens, completionTokens} numbers',
+  test: (v) =>
+    isRecord(v) && typeof v.promptTokens === 'number' && typeof v.completionTokens === 'number' && optionalCount(v.cachedTokens) && optionalCount(v.reasoningTokens),
+  expect: '{promptTokens, completionTokens} numbers (cachedTokens, reasoningTokens: counts when present)',
 };
 
 const BASE_FIELDS: Record<string, FieldCheck> = { id: str, parentId: strOrNull, ts: str };
@@ -52,6 +94,7 @@ const FIELDS_BY_TYPE: Record<Entry['type'], Record<string, FieldCheck>> = {
     toolCalls: optional(toolCalls),
     usage: optional(usage),
     error: optional(str),
+    providerFields: optional(providerFields),
   },
   tool: { callId: str, name: str, result: str, isError: bool },
   checkpoint: { commit: str, ref: str, changed: strArray },

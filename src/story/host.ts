@@ -2,11 +2,12 @@
 // for what only the editor knows (unsaved editors, the novelist's answers, a setting, whether the
 // agent is writing) and tells what happened as typed events; the shell turns them into its own
 // localised words. Nothing here is VS Code: a test implements it in a few lines.
-import type { RestoreResult, ShadowRepo } from '../checkpoints';
+import type { CheckpointErrorKind, RestoreResult, ShadowRepo } from '../checkpoints';
 import type { ManuscriptFs } from '../agent/fsNode';
 import type { TurnResult } from '../agent/turnTypes';
 import type { CompactOutcome } from '../memory/sessionMemory';
 import type { RequestKeys } from '../model/keys';
+import type { ModelProblem } from '../model/problem';
 import type { WorldlineSettings } from '../model/settings';
 import type { ProjectConfig, ProjectLanguage } from '../project/config';
 import type { ScribeStatus } from '../protocol/state';
@@ -27,14 +28,38 @@ export interface StoryProject {
   readonly branchOptions: BranchOptions;
 }
 
+/**
+ * What was done about a "context too long" refusal before the turn failed: the older turns were
+ * summarised and the turn written again, and it was refused again (`retried`); or nothing could be
+ * summarised (too few turns, the summary failed, another window owns the novel: `notCompacted`).
+ */
+export type ContextRecovery = 'retried' | 'notCompacted';
+
 /** Why the last turn did not end well, for the Chat's notice line (the shell words it). */
 export type TurnNotice =
   | { kind: 'noModel' }
   /** The writing model's key was set for another endpoint than the one the setting names now. */
   | { kind: 'keyWithheld'; setFor: string; endpoint: string }
-  /** The turn failed (`message`: the runner's or the model's words); `auth` offers Set API Key instead of Retry. */
-  | { kind: 'failed'; message?: string; auth: boolean }
-  | { kind: 'stopped' };
+  /**
+   * The turn failed. `message`: the runner's or the model's English words (the log's), shown as
+   * they are only when there is no `problem`: the model failure's code and arguments, which the
+   * shell words. `auth` offers Set API Key instead of Retry. For a context-length refusal,
+   * `recovery` says what was tried and `contextWindow` the window in tokens, when known.
+   */
+  | { kind: 'failed'; message?: string; auth: boolean; problem?: ModelProblem; recovery?: ContextRecovery; contextWindow?: number }
+  | { kind: 'stopped' }
+  /** The model refused the conversation as too long: the older turns are being summarised, then the turn runs again. */
+  | { kind: 'compacting' }
+  /** The turn came through after the older turns were summarised (the conversation had outgrown the context window). */
+  | { kind: 'compacted' };
+
+/** Why the scribe failed, for the Scene State view (the shell words it). */
+export interface ScribeProblem {
+  /** Where it failed: its model call, reading its answer, saving the new state. */
+  stage: 'model' | 'parse' | 'append';
+  /** For `model`: the model failure's code and arguments, when known. */
+  model?: ModelProblem;
+}
 
 /** What the views redraw: everything, the streaming block only, or the phase. */
 export type LiveChange = 'render' | 'stream' | 'phase';
@@ -77,22 +102,25 @@ export type StoryEvent =
   | { kind: 'live'; change: LiveChange }
   /** A turn ended (its changes counted by the status bar). */
   | { kind: 'turnEnded'; result: TurnResult }
-  /** The scribe started or finished. */
-  | { kind: 'scribe'; status: ScribeStatus }
+  /** The scribe started or finished; `problem` when it failed (the status keeps the English log line). */
+  | { kind: 'scribe'; status: ScribeStatus; problem?: ScribeProblem }
   /** Save Point made; `fork` when a new worldline begins here. */
   | { kind: 'saved'; entry: SaveEntry; fork: boolean }
-  /** Compact Now ended (the automatic summaries are only logged). */
-  | { kind: 'compacted'; outcome: CompactOutcome }
+  /** Compact Now ended (the automatic summaries are only logged); `problem` when its model call failed. */
+  | { kind: 'compacted'; outcome: CompactOutcome; problem?: ModelProblem }
   /** The checkpoint store is off or could not open (the shell knows why). */
   | { kind: 'unavailable' }
   /** The prose was restored (with the chat, or prose only); `undo` when Undo can take it back. */
   | { kind: 'restored'; withChat: boolean; result: RestoreResult; undo?: UndoOffer }
   /** A save made before any checkpoint was loaded: only the chat moved. */
   | { kind: 'chatOnlyLoad'; undo: UndoOffer }
-  /** A restore failed (its message is the store's, written for the novelist). */
-  | { kind: 'restoreFailed'; message: string }
+  /**
+   * A restore failed. `message`: the store's English words (the log's); `code`: the checkpoint
+   * error's kind, which the shell words (without it the message is shown as it is).
+   */
+  | { kind: 'restoreFailed'; message: string; code?: CheckpointErrorKind }
   /** Prose follows the branch was refused whole: something not ours is in the way. */
-  | { kind: 'followBlocked'; message: string }
+  | { kind: 'followBlocked'; message: string; code?: CheckpointErrorKind }
   /** An answer came after the branch moved: nothing was done. */
   | { kind: 'staleAnswer'; reason: StaleReason }
   /** An Undo button clicked after the story moved on: nothing was undone. */
@@ -106,9 +134,9 @@ export type StoryEvent =
   /** The newest restore cannot be undone: the store changed since. The stack is dropped. */
   | { kind: 'undoGone' }
   | { kind: 'nothingToUndo' }
-  | { kind: 'undoFailed'; message: string }
+  | { kind: 'undoFailed'; message: string; code?: CheckpointErrorKind }
   /** A checkpoint was not taken (writing goes on); `corrupt` when a rebuild is the way out. */
-  | { kind: 'checkpointSkipped'; message: string; corrupt: boolean };
+  | { kind: 'checkpointSkipped'; message: string; corrupt: boolean; code?: CheckpointErrorKind };
 
 export interface StoryLog {
   info(message: string): void;

@@ -18,6 +18,7 @@ import type { ScribeStatus } from '../protocol/state';
 import type { SaveEntry } from '../session/entries';
 import type { WorldlineSidecar } from '../worldline';
 import { proseAndChatLanding, proseToFollow, saveLanding } from './landing';
+import { checkpointCodeOf } from './problemWords';
 import { StoryTurns, type StreamView } from './turns';
 
 /** What a restore verb did: the restore, 'cancelled' (unsaved editors kept), or nothing. */
@@ -197,7 +198,7 @@ export class Story {
       // Refused whole (something not ours in the way): the novelist is told why the prose stayed.
       if (!(err instanceof RestoreBlockedError)) throw err;
       this.host.log.warn(err.message);
-      this.host.report({ kind: 'followBlocked', message: err.message });
+      this.host.report({ kind: 'followBlocked', message: err.message, code: 'blocked' });
       return;
     }
     if (result && result !== 'cancelled') {
@@ -341,7 +342,7 @@ export class Story {
       if (result === null) return undefined;
       if (isCheckpointProblem(result)) {
         this.host.log.warn(`checkpoint skipped: ${result.message}`);
-        this.host.report({ kind: 'checkpointSkipped', message: result.message, corrupt: result.kind === 'corrupt' });
+        this.host.report({ kind: 'checkpointSkipped', message: result.message, corrupt: result.kind === 'corrupt', code: result.kind });
         return undefined;
       }
       try {
@@ -354,7 +355,7 @@ export class Story {
     } catch (err) {
       const message = errorText(err);
       this.host.log.warn(`checkpoint failed: ${message}`);
-      this.host.report({ kind: 'checkpointSkipped', message, corrupt: false });
+      this.host.report({ kind: 'checkpointSkipped', message, corrupt: false, ...checkpointCodeOf(err) });
       return undefined;
     }
   }
@@ -383,7 +384,7 @@ export class Story {
     } catch (err) {
       const message = errorText(err);
       this.host.log.error(`restore failed: ${message}`);
-      this.host.report({ kind: 'restoreFailed', message });
+      this.host.report({ kind: 'restoreFailed', message, ...checkpointCodeOf(err) });
       return undefined;
     }
     if (result === 'cancelled' || result === undefined) return result;
@@ -420,7 +421,7 @@ export class Story {
     } catch (err) {
       const message = errorText(err);
       this.host.log.error(`undo failed: ${message}`);
-      this.host.report({ kind: 'undoFailed', message });
+      this.host.report({ kind: 'undoFailed', message, ...checkpointCodeOf(err) });
       return undefined;
     }
   }

@@ -10,16 +10,20 @@ import { TurnRunner } from '../agent/turnRunner';
 import { TurnBusyError, type TurnEvent, type TurnHooks, type TurnPhase, type TurnResult } from '../agent/turnTypes';
 import { embedderFor, SessionMemory, summaryModelFor, type CompactOutcome } from '../memory';
 import { createChatClient } from '../model/chatClient';
+import { dialectForEndpoint } from '../model/dialects';
+import { ErrorTap } from '../model/problem';
+import { contextPressure, contextWindowFor } from '../model/usage';
 import { endpointOrigin, type RequestKeys } from '../model/keys';
 import type { WorldlineSettings } from '../model/settings';
 import { createStreamingClient, type StreamingClient } from '../model/streaming';
+import { requestOptions } from '../model/requestOptions';
 import type { ScribeStatus } from '../protocol/state';
-import type { SaveEntry } from '../session/entries';
+import type { SaveEntry, UserEntry } from '../session/entries';
 import { isStaleLeafError, type Session } from '../session/session';
 import { planNewSave } from '../worldline/plan';
 import type { WorldlineSidecar } from '../worldline';
 import type { Branch } from './branch';
-import type { ChatVerb, LiveChange, StoryHost, TurnNotice } from './host';
+import type { ChatVerb, ContextRecovery, LiveChange, ScribeProblem, StoryHost, TurnNotice } from './host';
 
 /**
  * Characters of the injected state block. Full rosters (100/100/60/60) format to about 6,400; at
@@ -46,6 +50,12 @@ export interface TurnOwner {
   followBranch(previousLeaf: string | null): Promise<void>;
 }
 
+/**
+ * What came of a context-length refusal: the host's `ContextRecovery` for the notice, `recovered`
+ * (the second try went through), or `cancelled` (the novelist kept unsaved editors: not retried).
+ */
+type Recovery = ContextRecovery | 'recovered' | 'cancelled';
+
 /** Thrown by the rerun's first step when the novelist kept unsaved editors: the turn ends before the model. */
 export class RerunCancelledError extends Error {
   constructor(lang: 'zh' | 'en') {
@@ -64,6 +74,14 @@ export class StoryTurns {
   private noticeValue: TurnNotice | undefined;
   private scribeValue: ScribeStatus = { running: false };
   private readonly baseHooks: TurnHooks;
+  /**
+   * The last model failure of each client, with its code (the turn loop, the scribe and the
+   * summariser keep only the message): what the notice words, and what tells a context-length
+   * refusal from any other.
+   */
+  private readonly agentErrors = new ErrorTap();
+  private readonly scribeErrors = new ErrorTap();
+  private readonly summaryErrors = new ErrorTap();
 
   constructor(private readonly owner: TurnOwner) {
     const { host, session } = owner;
@@ -79,7 +97,8 @@ export class StoryTurns {
       },
       summaryModel: async () => {
         const settings = host.settings();
-        return summaryModelFor(settings, await host.keys(settings));
+        const model = summaryModelFor(settings, await host.keys(settings));
+        return { ...model, client: this.summaryErrors.completer(model.client) };
       },
       log: host.log,
       progress: (work) => host.progress(work),
@@ -97,8 +116,12 @@ export class StoryTurns {
       checkpoint: async ({ userEntryId }) => {
         await owner.checkpoint(userEntryId, false);
       },
-      // Every N turns the older ones become a summary (after the scribe, leaf-guarded).
-      afterScribe: ({ signal }) => this.memory.compact({ manual: false, signal }),
+      // Every N turns the older ones become a summary (after the scribe, leaf-guarded), or sooner
+      // when the last request filled most of the model's context window (memory/plan.ts).
+      afterScribe: ({ signal }) => {
+        const pressure = this.contextPressure();
+        return this.memory.compact({ manual: false, signal, ...(pressure !== undefined ? { pressure } : {}) });
+      },
     };
     this.baseHooks = hooks;
     // The clients are made from the settings at each turn (`prepare`); until then none is usable.
@@ -192,8 +215,10 @@ export class StoryTurns {
   /** Compact Now: the older turns become a summary on this branch, at a lower threshold than the automatic one. */
   async compactNow(): Promise<CompactOutcome | undefined> {
     if (!this.writable('compact')) return undefined;
+    this.summaryErrors.clear();
     const outcome = await this.background('compact', () => this.memory.compact({ manual: true }));
-    if (outcome) this.owner.host.report({ kind: 'compacted', outcome });
+    const problem = outcome?.kind === 'failed' ? this.summaryErrors.problemFor(outcome.error.message) : undefined;
+    if (outcome) this.owner.host.report({ kind: 'compacted', outcome, ...(problem ? { problem } : {}) });
     this.changed('render');
     return outcome;
   }
@@ -275,7 +300,12 @@ export class StoryTurns {
     const project = host.project();
     const lang = project.lang;
     this.runner.update({
-      client: createStreamingClient({ baseURL: settings.baseUrl, apiKey: keys.main, model: settings.model }),
+      client: this.agentErrors.streaming(createStreamingClient({
+        baseURL: settings.baseUrl, apiKey: keys.main, model: settings.model,
+        dialect: dialectForEndpoint(settings.baseUrl, settings), thinking: settings.thinking ?? 'auto', dialectOptions: { providerPin: settings.providerPin ?? [] },
+        ...requestOptions(settings, settings.baseUrl, 'stream'),
+      })),
+      maxTokens: settings.maxOutputTokens,
       toolContext: { fs: host.manuscriptFs(), root: project.root, globs: project.config.manuscriptMatcher, getState: () => this.owner.branch().state.state, lang },
       lang,
       style: project.config.style,
@@ -294,7 +324,10 @@ export class StoryTurns {
     return createScribeHook({
       session: this.owner.session,
       // The scribe always sends the thinking-off switch: its budget is for the JSON patch.
-      client: createChatClient({ baseURL: settings.scribeBaseUrl, apiKey, model: settings.scribeModel }),
+      client: this.scribeErrors.completer(createChatClient({
+        baseURL: settings.scribeBaseUrl, apiKey, model: settings.scribeModel, dialect: dialectForEndpoint(settings.scribeBaseUrl, settings), thinking: 'off',
+        ...requestOptions(settings, settings.scribeBaseUrl, 'side'),
+      })),
       model: settings.scribeModel,
       opening: project.branchOptions.opening,
       lang: project.lang,
@@ -312,27 +345,20 @@ export class StoryTurns {
     }
     if (!(await this.prepare())) return undefined;
     this.setNotice(undefined);
-    this.streamValue = { text: '', tools: [] };
-    let result: TurnResult;
-    try {
-      result = await action(this.runner);
-    } catch (err) {
-      if (err instanceof TurnBusyError) host.report({ kind: 'busyVerb', verb });
-      else this.setNotice({ kind: 'failed', message: err instanceof Error ? err.message : String(err), auth: false });
-      return undefined;
-    } finally {
-      this.streamValue = undefined;
+    let result = await this.attempt(verb, action);
+    if (!result) return undefined;
+    let recovery: Recovery | undefined;
+    // A "context too long" refusal: the older turns are summarised and the turn runs once more.
+    if (result.status === 'error' && this.agentErrors.problemFor(result.error)?.code === 'contextLength') {
+      const again = await this.compactAndRetry(verb, result);
+      result = again.result;
+      recovery = again.recovery;
     }
-    if (result.status === 'error') {
-      this.setNotice({ kind: 'failed', ...(result.error ? { message: result.error } : {}), auth: /API key|401|auth/i.test(result.error ?? '') });
-    } else if (result.status === 'aborted') {
-      this.setNotice({ kind: 'stopped' });
-    } else {
-      this.setNotice(undefined);
-    }
+    this.endNotice(result, recovery);
     host.log.info(`turn ${result.status}: ${result.changes.length} file change(s)`);
     host.report({ kind: 'turnEnded', result });
     if (result.scribeDone) {
+      this.scribeErrors.clear();
       void result.scribeDone.then((outcome) => {
         const at = new Date().toISOString();
         const last = !outcome ? this.scribeValue.last
@@ -340,12 +366,100 @@ export class StoryTurns {
           : outcome.kind === 'failed' ? { kind: outcome.kind, warnings: [], error: outcome.error.message, at }
           : { kind: outcome.kind, warnings: [], at };
         if (outcome) host.log.info(`scribe: ${outcome.kind}`);
-        this.setScribe(last ? { running: false, last } : { running: false });
+        const problem: ScribeProblem | undefined = outcome?.kind !== 'failed' ? undefined
+          : outcome.error.kind === 'model'
+            ? ((model) => (model ? { stage: 'model', model } : { stage: 'model' }))(this.scribeErrors.problemFor(outcome.error.message))
+            : { stage: outcome.error.kind };
+        this.setScribe(last ? { running: false, last } : { running: false }, problem);
         this.changed('render');
       });
     }
     this.changed('render');
     return result;
+  }
+
+  /** One run of the runner; undefined (with the notice or the refusal said) when it did not start. */
+  private async attempt(verb: ChatVerb, action: (runner: TurnRunner) => Promise<TurnResult>): Promise<TurnResult | undefined> {
+    this.streamValue = { text: '', tools: [] };
+    this.agentErrors.clear();
+    try {
+      return await action(this.runner);
+    } catch (err) {
+      if (err instanceof TurnBusyError) this.owner.host.report({ kind: 'busyVerb', verb });
+      else this.setNotice({ kind: 'failed', message: err instanceof Error ? err.message : String(err), auth: false });
+      return undefined;
+    } finally {
+      this.streamValue = undefined;
+    }
+  }
+
+  /**
+   * After a context-length refusal, once: the leaf goes back before the failed instruction, the
+   * older turns are summarised there as under full context pressure, and the instruction is sent
+   * again under the summary (a new branch beside the failed one, which stays in the tree). When
+   * nothing could be summarised, the leaf goes back to the failed turn and nothing else changed.
+   * The prose is reset to the checkpoint before the turn only once the summary exists, as Retry does.
+   */
+  private async compactAndRetry(verb: ChatVerb, failed: TurnResult): Promise<{ result: TurnResult; recovery: Recovery }> {
+    const { session, host } = this.owner;
+    const notCompacted = { result: failed, recovery: 'notCompacted' as const };
+    const user = failed.userEntryId !== undefined ? session.get(failed.userEntryId) : undefined;
+    if (!user || user.type !== 'user' || session.readOnly) return notCompacted;
+    const text = session.textOf(user.id);
+    host.log.warn(`turn: the model refused the conversation as too long; summarising the older turns and sending the instruction again`);
+    this.setNotice({ kind: 'compacting' });
+    const ready = await this.background(verb, async (): Promise<'ready' | 'no' | 'cancelled'> => {
+      const leafBefore = session.leafId;
+      await this.owner.moveLeaf((user as UserEntry).parentId);
+      this.summaryErrors.clear();
+      const outcome = await this.memory.compact({ manual: false, pressure: 1 });
+      host.log.info(`turn: summary before the second try: ${outcome.kind}`);
+      if (outcome.kind === 'applied' && (await this.owner.resetProseForRerun(user.id))) return 'ready';
+      await this.owner.moveLeaf(leafBefore);
+      return outcome.kind === 'applied' ? 'cancelled' : 'no';
+    }).catch((err: unknown) => {
+      host.log.warn(`turn: the summary before the second try failed: ${err instanceof Error ? err.message : String(err)}`);
+      return 'no' as const;
+    });
+    if (ready === 'cancelled') return { result: failed, recovery: 'cancelled' };
+    if (ready !== 'ready') return notCompacted;
+    const again = await this.attempt(verb, (r) => r.send(text));
+    if (!again) return { result: failed, recovery: 'notCompacted' };
+    const refusedAgain = again.status === 'error' && this.agentErrors.problemFor(again.error)?.code === 'contextLength';
+    return { result: again, recovery: refusedAgain ? 'retried' : 'recovered' };
+  }
+
+  /** The notice line for how the turn ended. */
+  private endNotice(result: TurnResult, recovery: Recovery | undefined): void {
+    if (recovery === 'cancelled') {
+      this.setNotice({ kind: 'failed', message: new RerunCancelledError(this.owner.host.project().lang).message, auth: false });
+    } else if (result.status === 'error') {
+      const problem = this.agentErrors.problemFor(result.error);
+      const window = problem?.code === 'contextLength' ? this.contextWindow() : undefined;
+      this.setNotice({
+        kind: 'failed',
+        ...(result.error ? { message: result.error } : {}),
+        auth: problem ? problem.code === 'auth' || problem.code === 'noKey' : /API key|401|auth/i.test(result.error ?? ''),
+        ...(problem ? { problem } : {}),
+        ...(problem?.code === 'contextLength' && (recovery === 'retried' || recovery === 'notCompacted') ? { recovery } : {}),
+        ...(window ? { contextWindow: window } : {}),
+      });
+    } else if (result.status === 'aborted') {
+      this.setNotice({ kind: 'stopped' });
+    } else {
+      this.setNotice(recovery === 'recovered' ? { kind: 'compacted' } : undefined);
+    }
+  }
+
+  /** The writing model's context window under the current settings, when known. */
+  private contextWindow(): number | undefined {
+    const settings = this.owner.host.settings();
+    return contextWindowFor(settings.contextWindow, dialectForEndpoint(settings.baseUrl, settings), settings.model);
+  }
+
+  /** How full the window will be at the branch's next request (memory/plan.ts decides what follows). */
+  private contextPressure(): number | undefined {
+    return contextPressure(this.owner.session.path(), this.contextWindow());
   }
 
   private onEvent(e: TurnEvent): void {
@@ -384,9 +498,9 @@ export class StoryTurns {
     }
   }
 
-  private setScribe(status: ScribeStatus): void {
+  private setScribe(status: ScribeStatus, problem?: ScribeProblem): void {
     this.scribeValue = status;
-    this.owner.host.report({ kind: 'scribe', status });
+    this.owner.host.report({ kind: 'scribe', status, ...(problem ? { problem } : {}) });
   }
 
   private setNotice(notice: TurnNotice | undefined): void {

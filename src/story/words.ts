@@ -6,14 +6,20 @@ import { TurnBusyError } from '../agent/turnTypes';
 import type { CompactOutcome } from '../memory/sessionMemory';
 import type { Lang } from '../state/types';
 import type { StaleReason } from './answer';
-import type { Text } from '../common/text';
-import type { ChatVerb, StoryEvent, TurnNotice, UndoOffer } from './host';
+import type { Say, Text } from '../common/text';
+import type { ModelProblem } from '../model/problem';
+import type { ScribeStatus } from '../protocol/state';
+import type { ChatVerb, ScribeProblem, StoryEvent, TurnNotice, UndoOffer } from './host';
+import { checkpointProblemWords, modelProblemWords, sayWords, scribeProblemWords } from './problemWords';
 
 export type { Text } from '../common/text';
+export { sayWords } from './problemWords';
 
 export interface Words {
   readonly level: 'info' | 'warning' | 'error';
   readonly text: Text;
+  /** A second sentence after `text` (why, and what to do); the shell shows both (`sayWords`). */
+  readonly more?: Text;
   /** Appended untranslated (file names). */
   readonly suffix?: string;
   /** An Undo button that takes back this offer. */
@@ -22,11 +28,15 @@ export interface Words {
   readonly once?: { rebuild: boolean };
 }
 
-/** The Chat's notice line: words and the button that is the way out. */
+/** The Chat's notice line: words and the button that is the way out (none while work is under way). */
 export interface NoticeWords {
   readonly kind: 'error' | 'info';
   readonly text: Text;
-  readonly action: 'setKey' | 'retry' | 'selectModel';
+  /** A second sentence (the context window's size). */
+  readonly more?: Text;
+  /** Appended untranslated: the provider's own message. */
+  readonly suffix?: string;
+  readonly action?: 'setKey' | 'retry' | 'selectModel';
 }
 
 // Marks a key for translation; the shell's vscode.l10n.t does the translating.
@@ -44,7 +54,7 @@ export function eventWords(event: StoryEvent, lang: Lang): Words | undefined {
         ? l10n.t('Saved "{0}". The story went another way here, so a new worldline begins: {1}.', event.entry.name, event.entry.worldlineName)
         : l10n.t('Saved "{0}" on {1}.', event.entry.name, event.entry.worldlineName));
     case 'compacted':
-      return compactedWords(event.outcome);
+      return compactedWords(event.outcome, event.problem);
     case 'readOnly':
       return say('warning', l10n.t('This window is read-only: another VS Code window is writing this novel.'));
     case 'nothingToRegenerate':
@@ -71,9 +81,14 @@ export function eventWords(event: StoryEvent, lang: Lang): Words | undefined {
     case 'chatOnlyLoad':
       return { level: 'warning', text: l10n.t('This save was made before any checkpoint, so its prose cannot be restored: only the chat went back to it, and the manuscript stays as it is. Undo moves the chat back.'), undo: event.undo };
     case 'restoreFailed':
+      // Without a code: the store's own message, written for the novelist (in English).
+      return event.code
+        ? { level: 'error', ...checkpointProblemWords(l10n.t('The restore failed.'), event.code, event.message) }
+        : say('error', literal(event.message));
     case 'followBlocked':
-      // The store's own message, written for the novelist.
-      return say(event.kind === 'restoreFailed' ? 'error' : 'warning', literal(event.message));
+      return event.code
+        ? { level: 'warning', ...checkpointProblemWords(l10n.t('The prose did not follow the branch.'), event.code, event.message) }
+        : say('warning', literal(event.message));
     case 'staleAnswer':
       return say('info', staleAnswerWords(event.reason));
     case 'staleUndoButton':
@@ -91,9 +106,13 @@ export function eventWords(event: StoryEvent, lang: Lang): Words | undefined {
     case 'nothingToUndo':
       return say('info', l10n.t('There is no restore to undo.'));
     case 'undoFailed':
-      return say('error', l10n.t('Undo failed: {0}', event.message));
+      return event.code
+        ? { level: 'error', ...checkpointProblemWords(l10n.t('Undo failed.'), event.code, event.message) }
+        : say('error', l10n.t('Undo failed: {0}', event.message));
     case 'checkpointSkipped':
-      return { level: 'warning', text: l10n.t('No checkpoint was taken; your writing goes on as usual. {0}', event.message), once: { rebuild: event.corrupt } };
+      return event.code
+        ? { level: 'warning', ...checkpointProblemWords(l10n.t('No checkpoint was taken; your writing goes on as usual.'), event.code, event.message), once: { rebuild: event.corrupt } }
+        : { level: 'warning', text: l10n.t('No checkpoint was taken; your writing goes on as usual. {0}', event.message), once: { rebuild: event.corrupt } };
     default:
       return unreachable(event);
   }
@@ -106,19 +125,42 @@ export function noticeWords(notice: TurnNotice): NoticeWords {
       return { kind: 'error', text: l10n.t('Choose a model first (Worldline: Select Model), and set your API key if the endpoint needs one.'), action: 'selectModel' };
     case 'keyWithheld':
       return { kind: 'error', text: l10n.t('Your API key was set for {0}, but worldline.baseUrl now points to {1}, so it was not sent. Run Set API Key for the new endpoint (an empty key removes the old one), or change the setting back.', notice.setFor, notice.endpoint), action: 'setKey' };
-    case 'failed':
-      return { kind: 'error', text: notice.message !== undefined ? literal(notice.message) : l10n.t('The turn failed.'), action: notice.auth ? 'setKey' : 'retry' };
+    case 'failed': {
+      const action = notice.auth ? 'setKey' : 'retry';
+      if (notice.problem) {
+        const context = { ...(notice.recovery ? { recovery: notice.recovery } : {}), ...(notice.contextWindow ? { contextWindow: notice.contextWindow } : {}) };
+        return { kind: 'error', ...modelProblemWords(notice.problem, context), action };
+      }
+      return { kind: 'error', text: notice.message !== undefined ? literal(notice.message) : l10n.t('The turn failed.'), action };
+    }
     case 'stopped':
       return { kind: 'info', text: l10n.t('Stopped. The partial reply is kept; Retry writes the turn again.'), action: 'retry' };
+    case 'compacting':
+      return { kind: 'info', text: l10n.t('The conversation has grown longer than the model\'s context window: the older turns are being summarised, then the turn is written again.') };
+    case 'compacted':
+      return { kind: 'info', text: l10n.t('The conversation had grown longer than the model\'s context window, so the older turns were summarised and the turn was written again.') };
   }
 }
 
-function compactedWords(outcome: CompactOutcome): Words {
+/**
+ * The scribe's status as the Scene State view shows it: a failure worded from its problem (the
+ * status keeps the English message for the log), else as it is.
+ */
+export function scribeStatusWords(status: ScribeStatus, problem: ScribeProblem | undefined, say: Say): ScribeStatus {
+  if (!problem || !status.last || status.last.kind !== 'failed') return status;
+  return { ...status, last: { ...status.last, error: sayWords(scribeProblemWords(problem), say) } };
+}
+
+function compactedWords(outcome: CompactOutcome, problem: ModelProblem | undefined): Words {
   switch (outcome.kind) {
     case 'skipped': return { level: 'info', text: literal(outcome.text) };
     case 'noMemory': return { level: 'warning', text: l10n.t('The summary was not written: the memory store of this session cannot be opened (see the Worldline log).') };
     case 'applied': return { level: 'info', text: l10n.t('Summary written: the older turns are now carried as a summary on this branch.') };
-    case 'failed': return { level: 'warning', text: l10n.t('The summary failed: {0}', outcome.error.message) };
+    case 'failed': {
+      if (!problem) return { level: 'warning', text: l10n.t('The summary failed: {0}', outcome.error.message) };
+      const w = modelProblemWords(problem);
+      return { level: 'warning', text: l10n.t('The summary was not written: its model call failed.'), more: w.text, ...(w.suffix ? { suffix: w.suffix } : {}) };
+    }
     case 'stale': return { level: 'info', text: l10n.t('The branch changed while the summary was written, so it was dropped.') };
     case 'readOnly': return { level: 'warning', text: l10n.t('This window is read-only: another VS Code window is writing this novel.') };
   }

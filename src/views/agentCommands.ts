@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { Story } from '../story';
 import type { Views } from './registerViews';
-import { selectModel, setApiKey } from './modelCommands';
+import { isKeyRole, selectModel, setApiKey } from './modelCommands';
 import { saveIdOf, worldlineIdOf } from './worldlinesTree';
 
 export function registerAgentCommands(views: Views): vscode.Disposable[] {
@@ -31,7 +31,7 @@ export function registerAgentCommands(views: Views): vscode.Disposable[] {
     vscode.commands.registerCommand('worldline.stop', () => onStory((s) => s.stop()) ?? false),
     vscode.commands.registerCommand('worldline.retry', () => onStory((s) => s.retry())),
     vscode.commands.registerCommand('worldline.setApiKey', async (key?: unknown, target?: unknown) => {
-      const set = await setApiKey(keys, typeof key === 'string' ? key : undefined, target === 'scribe' || target === 'main' ? target : undefined);
+      const set = await setApiKey(keys, typeof key === 'string' ? key : undefined, isKeyRole(target) ? target : undefined);
       if (set) stories.current()?.clearNotice();
       return set;
     }),

@@ -7,8 +7,10 @@ import { resolveManuscriptPath } from '../agent/paths';
 import { WebviewHost, translate, type PageSpec } from './webviewHost';
 import { CHAT_LABELS } from '../protocol/labels';
 import { decodeFromChatPage, type ChatModel, type ChatStream, type FromChatPage, type ToChatPage } from '../protocol/chat';
-import { chatModel, chatStream, checkpointCommand, phaseMessage, renderMessage } from '../protocol/chatModel';
+import { chatModel, chatStream, checkpointCommand, pageCommandId, phaseMessage, renderMessage, type SetupInputs } from '../protocol/chatModel';
 import { translate as say } from './notices';
+import { dialectForEndpoint } from '../model/dialects';
+import { pricingOf } from '../model/usage';
 import { readSettings } from './settings';
 import type { NovelWorkspace } from './novel';
 import type { Log } from './log';
@@ -22,6 +24,8 @@ export class ChatViewProvider extends WebviewHost<ToChatPage, FromChatPage> {
     getNovel: () => NovelWorkspace | undefined,
     private readonly stories: StoryShell,
     log: Log,
+    /** The first-run facts for the empty state (src/views/setupState.ts); without it no step is shown. */
+    private readonly setup?: { inputs(): SetupInputs | undefined },
   ) {
     super(extensionUri, getNovel, log, decodeFromChatPage);
     this.disposables.push(stories.onDidChange((what) => {
@@ -42,7 +46,10 @@ export class ChatViewProvider extends WebviewHost<ToChatPage, FromChatPage> {
 
   model(): ChatModel {
     const novel = this.getNovel();
-    return chatModel({ story: this.stories.current(), session: novel?.session, novelTitle: novel?.config.title, model: readSettings().model, notice: this.stories.notice() }, say);
+    const setup = this.setup?.inputs();
+    const settings = readSettings();
+    const pricing = pricingOf(dialectForEndpoint(settings.baseUrl, settings));
+    return chatModel({ story: this.stories.current(), session: novel?.session, novelTitle: novel?.config.title, model: settings.model, notice: this.stories.notice(), pricing, ...(setup ? { setup } : {}) }, say);
   }
 
   refresh(): void {
@@ -75,7 +82,7 @@ export class ChatViewProvider extends WebviewHost<ToChatPage, FromChatPage> {
   async onMessage(m: FromChatPage): Promise<void> {
     if (m.type === 'ready') return this.refresh();
     if (m.type === 'command') {
-      await vscode.commands.executeCommand(m.command === 'setKey' ? 'worldline.setApiKey' : 'worldline.selectModel');
+      await vscode.commands.executeCommand(pageCommandId(m.command));
       return;
     }
     if (m.type === 'send') {

@@ -3,31 +3,43 @@
 // core's rule, src/model/keys.ts); it lives in SecretStorage only.
 import * as vscode from 'vscode';
 import { isDemoModel, listModels } from '../model/models';
-import { scribeHasOwnEndpoint } from '../model/keys';
+import { endpointOfRole, keyRolesFor, type KeyRole } from '../model/keys';
 import { readSettings, type ApiKeys } from './settings';
 
+export function isKeyRole(v: unknown): v is KeyRole {
+  return v === 'main' || v === 'scribe' || v === 'embeddings';
+}
+
 /**
- * Set API Key: the main endpoint's key, or, when the scribe has an endpoint of its own, the
- * scribe's (asked which). An empty key removes it.
+ * Set API Key: the main endpoint's key, or, when the scribe or the embeddings model has an
+ * endpoint of its own, that one's (asked which). An empty key removes it.
  */
-export async function setApiKey(keys: ApiKeys, key?: string, target?: 'main' | 'scribe'): Promise<boolean> {
+export async function setApiKey(keys: ApiKeys, key?: string, target?: KeyRole): Promise<boolean> {
   const settings = readSettings();
   let which = target;
-  if (which === undefined && scribeHasOwnEndpoint(settings.endpoints)) {
+  const roles = keyRolesFor(settings.endpoints, settings.memory.embeddingModel !== '');
+  if (which === undefined && roles.length > 1) {
+    const label: Record<KeyRole, string> = {
+      main: vscode.l10n.t('The writing model'),
+      scribe: vscode.l10n.t('The scribe and summaries'),
+      embeddings: vscode.l10n.t('The embeddings model (memory)'),
+    };
     const picked = await vscode.window.showQuickPick(
-      [
-        { label: vscode.l10n.t('The writing model'), description: settings.baseUrl, which: 'main' as const },
-        { label: vscode.l10n.t('The scribe and summaries'), description: settings.scribeBaseUrl, which: 'scribe' as const },
-      ],
-      { title: vscode.l10n.t('Set API Key'), placeHolder: vscode.l10n.t('The scribe has an endpoint of its own: which key?') },
+      roles.map((r) => ({ label: label[r], description: endpointOfRole(settings.endpoints, r), which: r })),
+      { title: vscode.l10n.t('Set API Key'), placeHolder: vscode.l10n.t('Another endpoint is in use besides the writing model\'s: which key?') },
     );
     if (!picked) return false;
     which = picked.which;
   }
   const role = which ?? 'main';
+  const title: Record<KeyRole, string> = {
+    main: vscode.l10n.t('Set API Key'),
+    scribe: vscode.l10n.t('Set API Key for the Scribe'),
+    embeddings: vscode.l10n.t('Set API Key for the Embeddings Model'),
+  };
   const value = key ?? await vscode.window.showInputBox({
-    title: role === 'scribe' ? vscode.l10n.t('Set API Key for the Scribe') : vscode.l10n.t('Set API Key'),
-    prompt: vscode.l10n.t('The key for {0}. It is kept in VS Code\'s secret storage, never in settings or logs, and is sent to this endpoint only.', role === 'scribe' ? settings.scribeBaseUrl : settings.baseUrl),
+    title: title[role],
+    prompt: vscode.l10n.t('The key for {0}. It is kept in VS Code\'s secret storage, never in settings or logs, and is sent to this endpoint only.', endpointOfRole(settings.endpoints, role)),
     password: true,
     ignoreFocusOut: true,
   });

@@ -13,6 +13,8 @@ import { Notices } from './notices';
 import type { NovelWorkspace } from './novel';
 import type { Log } from './log';
 import { ApiKeys } from './settings';
+import { SettingsWatch } from './settingsWatch';
+import { SetupState } from './setupState';
 
 export interface Views {
   disposables: vscode.Disposable[];
@@ -23,6 +25,10 @@ export interface Views {
   statusBar: WorldlineStatusBar;
   checkpoints: CheckpointController;
   worldlines: WorldlineController;
+  /** Asks for a new host's key after an endpoint setting changes. */
+  settingsWatch: SettingsWatch;
+  /** What the first-run steps depend on (the Chat's empty state, the walkthrough's context keys). */
+  setup: SetupState;
 }
 
 export function registerViews(context: vscode.ExtensionContext, getNovel: () => NovelWorkspace | undefined, log: Log): Views {
@@ -32,15 +38,21 @@ export function registerViews(context: vscode.ExtensionContext, getNovel: () => 
   const checkpoints = new CheckpointController(getNovel, notices, log);
   const stories = new StoryShell(getNovel, keys, checkpoints, notices, log);
   const state = new StateViewProvider(extensionUri, getNovel, log);
-  const chat = new ChatViewProvider(extensionUri, getNovel, stories, log);
+  const settingsWatch = new SettingsWatch(keys, log);
+  const setup = new SetupState(getNovel, keys, context.secrets, log);
+  const chat = new ChatViewProvider(extensionUri, getNovel, stories, log, setup);
   const statusBar = new WorldlineStatusBar(getNovel, stories, log);
   const worldlines = new WorldlineController(getNovel, stories, checkpoints, log);
   const tree = new WorldlinesTreeProvider(worldlines);
   const graph = new WorldlineGraphViewProvider(extensionUri, getNovel, worldlines, log);
 
   const disposables: vscode.Disposable[] = [
-    state, stories, chat, statusBar, worldlines, checkpoints, tree, graph,
-    stories.onDidEndTurn((result) => void statusBar.turnEnded(result.changes)),
+    state, stories, chat, statusBar, worldlines, checkpoints, tree, graph, settingsWatch, setup,
+    setup.onDidChange(() => chat.refresh()),
+    stories.onDidEndTurn((result) => {
+      void statusBar.turnEnded(result.changes);
+      if (result.status === 'done') setup.wrote();
+    }),
     stories.onDidChangeScribe((status) => state.setScribeStatus(status)),
     vscode.window.registerWebviewViewProvider('worldline.chat', chat),
     vscode.window.registerWebviewViewProvider('worldline.state', state),
@@ -60,5 +72,5 @@ export function registerViews(context: vscode.ExtensionContext, getNovel: () => 
     );
     void checkpoints.checkHealth().catch((err: unknown) => log.warn(`checkpoint health check failed: ${String(err)}`));
   }
-  return { disposables, keys, state, chat, stories, statusBar, checkpoints, worldlines };
+  return { disposables, keys, state, chat, stories, statusBar, checkpoints, worldlines, settingsWatch, setup };
 }

@@ -2,7 +2,9 @@
 // that reads a setting the agent or memory needs, or a key, reads it here; which key goes where is
 // the core's rule (src/model/keys.ts, src/model/keyStore.ts). Keys are never logged: only origins are.
 import * as vscode from 'vscode';
+import { isProviderSetting } from '../model/dialects';
 import { KeyStore } from '../model/keyStore';
+import { customHeaders, DEFAULT_REQUEST_TIMEOUT_S, DEFAULT_SIDE_REQUEST_TIMEOUT_S, maxOutputTokens, timeoutSeconds } from '../model/requestOptions';
 import { DEFAULT_BASE_URL, type MemorySettings, type WorldlineSettings } from '../model/settings';
 
 export type { AgentSettings, MemorySettings, WorldlineSettings } from '../model/settings';
@@ -24,7 +26,19 @@ export function readSettings(): WorldlineSettings {
     memory,
     endpoints: { main: baseUrl, scribe: scribeBaseUrl, embeddings: memory.embeddingBaseUrl || baseUrl },
     proseFollowsBranch: followSetting(c.get<string>('proseFollowsBranch', 'ask')),
+    provider: ((v) => (isProviderSetting(v) ? v : 'auto'))(c.get<unknown>('provider', 'auto')),
+    thinking: ((v) => (v === 'off' || v === 'on' ? v : 'auto'))(c.get<unknown>('thinking', 'auto')),
+    providerPin: stringList(c.get<unknown>('openrouter.providers', [])),
+    contextWindow: ((v) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0))(c.get<unknown>('contextWindow', 0)),
+    requestTimeoutSeconds: timeoutSeconds(c.get<unknown>('requestTimeoutSeconds'), DEFAULT_REQUEST_TIMEOUT_S),
+    sideRequestTimeoutSeconds: timeoutSeconds(c.get<unknown>('sideRequestTimeoutSeconds'), DEFAULT_SIDE_REQUEST_TIMEOUT_S),
+    maxOutputTokens: maxOutputTokens(c.get<unknown>('maxOutputTokens')),
+    customHeaders: customHeaders(c.get<unknown>('customHeaders')).headers,
   };
+}
+
+function stringList(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((p): p is string => typeof p === 'string' && p.trim() !== '').map((p) => p.trim()) : [];
 }
 
 function followSetting(v: string | undefined): WorldlineSettings['proseFollowsBranch'] {

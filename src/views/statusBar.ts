@@ -3,7 +3,9 @@
 import * as vscode from 'vscode';
 import { WordCounter, diskReader, type CountSource } from '../project/wordCount';
 import type { ToolChange } from '../agent/tools';
-import { STATUS_TOOLTIP, statusText } from '../protocol/statusLine';
+import { dialectForEndpoint } from '../model/dialects';
+import { contextWindowFor, nextPromptTokens, pricingOf, usageTotals } from '../model/usage';
+import { statusText, statusTooltip, type TooltipInputs } from '../protocol/statusLine';
 import type { StoryShell } from './storyShell';
 import { readSettings } from './settings';
 import type { NovelWorkspace } from './novel';
@@ -79,9 +81,22 @@ export class WorldlineStatusBar implements vscode.Disposable {
       this.item.hide();
       return;
     }
-    this.item.text = statusText({ model: readSettings().model, phase: this.agent.phase, words: this.wordCount, delta: this.turnWordDelta }, translate);
-    this.item.tooltip = translate(STATUS_TOOLTIP);
+    const settings = readSettings();
+    this.item.text = statusText({ model: settings.model, phase: this.agent.phase, words: this.wordCount, delta: this.turnWordDelta }, translate);
+    this.item.tooltip = statusTooltip(this.usage(settings), translate);
     this.item.show();
+  }
+
+  /** The open session's token usage and context budget (src/model/usage.ts), for the tooltip. */
+  private usage(settings: ReturnType<typeof readSettings>): TooltipInputs {
+    const session = this.agent.current()?.session;
+    if (!session) return {};
+    const dialect = dialectForEndpoint(settings.baseUrl, settings);
+    const out: TooltipInputs = { usage: usageTotals(session.entries(), pricingOf(dialect)) };
+    const tokens = nextPromptTokens(session.path());
+    const window = contextWindowFor(settings.contextWindow, dialect, settings.model);
+    if (tokens !== undefined && window !== undefined) out.context = { tokens, window };
+    return out;
   }
 
   dispose(): void {

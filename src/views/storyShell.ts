@@ -9,7 +9,7 @@ import { TurnBusyError, type TurnPhase, type TurnResult } from '../agent/turnTyp
 import type { ScribeStatus } from '../protocol/state';
 import type { Notice } from '../protocol/chat';
 import { Story, type DirtyChoice, type LiveChange, type StoryEvent, type StoryHost } from '../story';
-import { eventWords, noticeWords } from '../story/words';
+import { eventWords, noticeWords, sayWords, scribeStatusWords } from '../story/words';
 import type { CheckpointController } from './checkpointController';
 import { EditorManuscriptFs } from './editorFs';
 import { waitForDocumentsToMatchDisk } from './docSync';
@@ -51,11 +51,22 @@ export class StoryShell implements vscode.Disposable {
     return this.story;
   }
 
-  /** The Story, opening a first session when the novel has none. */
+  /** The Story, opening a first session when the novel has none; none in a folder without worldline.yaml. */
   async ensure(): Promise<Story | undefined> {
     const novel = this.getNovel();
     if (!novel) {
       void vscode.window.showWarningMessage(vscode.l10n.t('Open the folder of your novel first (File > Open Folder).'));
+      return undefined;
+    }
+    if (!(await novel.hasProjectFile())) {
+      // Nothing goes to a model from a folder that is not a novel: the manuscript globs, the
+      // language and the opening scene all come from worldline.yaml.
+      this.notices.offer(
+        'warning',
+        vscode.l10n.t('This folder has no worldline.yaml, so it is not a Worldline novel yet and nothing was sent. Initialize it first.'),
+        vscode.l10n.t('Initialize Novel'),
+        () => vscode.commands.executeCommand('worldline.initializeNovel'),
+      );
       return undefined;
     }
     await novel.ensureSession();
@@ -90,7 +101,7 @@ export class StoryShell implements vscode.Disposable {
     const notice = this.current()?.notice;
     if (!notice) return undefined;
     const words = noticeWords(notice);
-    return { kind: words.kind, text: translate(words.text), action: words.action };
+    return { kind: words.kind, text: sayWords(words, translate), action: words.action };
   }
 
   /** The Story's port, built from VS Code. */
@@ -124,13 +135,13 @@ export class StoryShell implements vscode.Disposable {
     switch (event.kind) {
       case 'live': return this.changed.fire(event.change);
       case 'turnEnded': return this.turnEnded.fire(event.result);
-      case 'scribe': return this.scribeChanged.fire(event.status);
+      case 'scribe': return this.scribeChanged.fire(scribeStatusWords(event.status, event.problem, translate));
       case 'unavailable': return void this.notices.notify('warning', this.checkpoints.unavailableText());
       default: break;
     }
     const words = eventWords(event, this.getNovel()?.language ?? 'en');
     if (!words) return;
-    const text = translate(words.text) + (words.suffix ?? '');
+    const text = sayWords(words, translate);
     if (words.level !== 'error') this.log.info(text); // errors are logged by the Story as they happen
     if (words.once) return this.notices.warnOnce(text, words.once.rebuild);
     const offer = words.undo;

@@ -53,33 +53,40 @@ describe('agent/prompt', () => {
     ]);
   });
 
-  it('incomplete tool-call sequences are dropped so the provider never rejects the request', () => {
+  it('incomplete tool-call sequences are completed, strays dropped, so the provider never rejects the request', () => {
     const ctx: ContextMessage[] = [
       u('1', '写'),
-      // Aborted: two calls, one answered.
+      // Two calls, one answered: the other gets a "not run" result.
       a('2', '我看看。', [
         { id: 'c1', name: 'read_file', arguments: '{}' },
         { id: 'c2', name: 'read_file', arguments: '{}' },
       ]),
       tr('3', 'c1', 'r1'),
-      // Only calls, none answered: dropped whole.
+      // Only calls, none answered; then a stray result with no call.
       a('4', '', [{ id: 'c3', name: 'read_file', arguments: '{}' }]),
-      // A stray result with no call, and a result separated from its call by a user message.
       tr('5', 'zz', 'stray'),
+      // A result separated from its call by a user message is a stray too.
       a('6', '', [{ id: 'c4', name: 'read_file', arguments: '{}' }]),
       u('7', '插话'),
       tr('8', 'c4', 'late'),
-      // Calls answered but text present too.
       a('9', '只剩文字', [{ id: 'c5', name: 'read_file', arguments: '{}' }]),
       u('10', '继续'),
     ];
-    const msgs = replay(ctx);
-    assert.deepEqual(msgs, [
+    const call = (id: string) => ({ id, type: 'function', function: { name: 'read_file', arguments: '{}' } });
+    const notRun = '未执行：这一轮在这次调用运行之前就结束了。';
+    const msgs = buildRequest({ system: 'S', context: ctx, stateBlock: '', lang: 'zh' });
+    assert.deepEqual(msgs.slice(1), [
       { role: 'user', content: '写' },
-      { role: 'assistant', content: '我看看。', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{}' } }] },
+      { role: 'assistant', content: '我看看。', tool_calls: [call('c1'), call('c2')] },
       { role: 'tool', tool_call_id: 'c1', content: 'r1' },
+      { role: 'tool', tool_call_id: 'c2', content: notRun },
+      { role: 'assistant', content: null, tool_calls: [call('c3')] },
+      { role: 'tool', tool_call_id: 'c3', content: notRun },
+      { role: 'assistant', content: null, tool_calls: [call('c4')] },
+      { role: 'tool', tool_call_id: 'c4', content: notRun },
       { role: 'user', content: '插话' },
-      { role: 'assistant', content: '只剩文字' },
+      { role: 'assistant', content: '只剩文字', tool_calls: [call('c5')] },
+      { role: 'tool', tool_call_id: 'c5', content: notRun },
       { role: 'user', content: '继续' },
     ]);
     // Invariant: every tool message directly answers a call of the assistant message before it.
@@ -91,6 +98,8 @@ describe('agent/prompt', () => {
         open = new Set(m.role === 'assistant' ? (m.tool_calls ?? []).map((c) => c.id) : []);
       }
     }
+    // Before the shape rules the raw replay still has the strays (that is what wellFormed is for).
+    assert.ok(replay(ctx, 'zh').some((m) => m.role === 'tool' && m.tool_call_id === 'zz'));
   });
 
   it('malformed arguments are replayed as "{}", valid ones byte for byte', () => {

@@ -31,6 +31,22 @@ describe('agent/replyBranchCopy', () => {
     for (const e of copy) assert.ok(!('id' in e) && !('parentId' in e) && !('ts' in e), 'fresh ids, parents and times come from the append');
   });
 
+  it('stops at the end of the turn: a pin taken after its state (new prose) stays with the original', () => {
+    const pinned = chain([
+      { type: 'user', text: '写雨停。' },
+      { type: 'assistant', text: '写好了。', model: 'm', finish: 'stop' },
+      { type: 'checkpoint', commit: 'a'.repeat(40), ref: 'refs/a', changed: ['chapters/01.md'] },
+      { type: 'state', state: {}, by: 'scribe', warnings: [] },
+      { type: 'checkpoint', commit: 'b'.repeat(40), ref: 'refs/b', changed: ['chapters/01.md'] },
+      { type: 'state', state: {}, by: 'user', warnings: [] },
+      { type: 'user', text: '继续。' },
+    ]);
+    const copy = replyBranchCopy(pinned, 'e1', 'e1', '改过的话。');
+    assert.deepEqual(copy?.map((e) => e.type), ['assistant', 'checkpoint', 'state']);
+    const checkpoint = copy?.find((e) => e.type === 'checkpoint');
+    assert.ok(checkpoint?.type === 'checkpoint' && checkpoint.commit === 'a'.repeat(40), 'the turn\'s own prose');
+  });
+
   it('refuses an id that is not a reply on the path', () => {
     assert.equal(replyBranchCopy(path, 'e0', 'e0', 'x'), undefined);
     assert.equal(replyBranchCopy(path, 'nope', 'nope', 'x'), undefined);

@@ -1,10 +1,10 @@
 // The streaming client against the local OpenAI-compatible server over real HTTP.
 import * as assert from 'node:assert/strict';
 import * as net from 'node:net';
-import { ModelError } from '../../../src/model/errors';
 import { createStreamingClient, type StreamDelta, type StreamingClientOptions } from '../../../src/model/streaming';
 import { toolSchemas } from '../../../src/agent/tools';
 import { startModelServer, type ModelServer } from '../../fixtures/modelServer';
+import { rejects } from '../model/rejects';
 
 const KEY = 'sk-test-secret-key-123';
 
@@ -14,16 +14,6 @@ async function closedPort(): Promise<number> {
   const port = (srv.address() as net.AddressInfo).port;
   await new Promise<void>((r) => srv.close(() => r()));
   return port;
-}
-
-async function rejects(p: Promise<unknown>): Promise<ModelError> {
-  try {
-    await p;
-  } catch (err) {
-    assert.ok(err instanceof ModelError, `expected a ModelError, got ${String(err)}`);
-    return err;
-  }
-  assert.fail('expected a rejection');
 }
 
 describe('model/streaming', () => {

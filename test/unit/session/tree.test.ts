@@ -311,7 +311,7 @@ describe('session tree', () => {
       await s.close();
     });
 
-    it('keeps tool calls only with their results; includes errored and aborted replies that have text', async () => {
+    it('keeps a call with its visible result or none yet; includes errored and aborted replies that have text', async () => {
       const s = await newSession();
       await s.append(user('写'));
       const a1 = await s.append(
@@ -327,11 +327,12 @@ describe('session tree', () => {
       const aborted = await s.append(assistant('写到一半', { finish: 'aborted', toolCalls: [{ id: 'c3', name: 'append_file', arguments: '{}' }] }));
       await s.append(assistant('', { finish: 'error', error: 'HTTP 500' }));
       const ctx = s.context();
+      // Unanswered calls (c2, c3) stay: the request builder answers them "not run".
       assert.deepEqual(ctx, [
         { entryId: ctx[0].entryId, role: 'user', text: '写' },
-        { entryId: a1.id, role: 'assistant', text: '先看看', toolCalls: [{ id: 'c1', name: 'read_file', arguments: '{}' }] },
+        { entryId: a1.id, role: 'assistant', text: '先看看', toolCalls: [{ id: 'c1', name: 'read_file', arguments: '{}' }, { id: 'c2', name: 'read_file', arguments: '{}' }] },
         { entryId: t1.id, role: 'tool', text: '内容', callId: 'c1', name: 'append_file' },
-        { entryId: aborted.id, role: 'assistant', text: '写到一半' },
+        { entryId: aborted.id, role: 'assistant', text: '写到一半', toolCalls: [{ id: 'c3', name: 'append_file', arguments: '{}' }], finish: 'aborted' },
       ]);
       assert.ok(!ctx.some((m) => m.entryId === orphan.id));
       // Hiding the caller drops its result too; hiding a result drops its call.
@@ -339,7 +340,7 @@ describe('session tree', () => {
       assert.ok(!s.context().some((m) => m.role === 'tool'));
       await s.appendSide({ type: 'hide', targetId: a1.id, hidden: false });
       await s.appendSide({ type: 'hide', targetId: t1.id, hidden: true });
-      assert.deepEqual(s.context().find((m) => m.entryId === a1.id)?.toolCalls, undefined);
+      assert.deepEqual(s.context().find((m) => m.entryId === a1.id)?.toolCalls?.map((c) => c.id), ['c2']);
       await s.close();
     });
 
