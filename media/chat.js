@@ -158,6 +158,7 @@
     header.append(el('div', { class: 'row', style: undefined },
       el('strong', { class: 'grow' }, model.title),
       model.isDemo ? el('span', { class: 'badge demo', title: L.demoExplain }, L.demoModel) : el('span', { class: 'muted' }, model.modelLabel)));
+    if (model.sessionUsage) header.append(el('div', { class: 'muted usage', 'data-testid': 'session-usage' }, model.sessionUsage));
     if (model.readOnly) header.append(el('div', { class: 'banner info' }, L.readOnly));
     if (!model.messages.length && !stream) log.append(model.setup ? setupNode(model.setup) : el('p', { class: 'muted' }, L.empty));
     for (const m of model.messages) log.append(messageNode(m));

@@ -11,6 +11,7 @@ export type CheckpointErrorKind =
   | 'closed' // the store was rebuilt while this handle was open
   | 'io' // a file could not be read or written
   | 'blocked' // a restore refused whole: something that is not ours stands where a chapter goes
+  | 'lost' // the store does not hold the checkpoints a session recorded (lost, or replaced by another copy)
   | 'error'; // anything else git reported
 
 /** A problem reported as a value (open, checkpoint) rather than thrown. */

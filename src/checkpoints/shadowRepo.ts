@@ -139,8 +139,8 @@ export class ShadowRepo {
    */
   async health(recorded: readonly string[] = []): Promise<Health> {
     return enqueue(this.gitDir, async () => {
-      if (generationOf(this.gitDir) !== this.generation) return { ok: false, problem: messages.closed() };
-      if (!(await storeExists(this.gitDir))) return { ok: false, problem: messages.missing() };
+      if (generationOf(this.gitDir) !== this.generation) return { ok: false, problem: messages.closed(), kind: 'closed' };
+      if (!(await storeExists(this.gitDir))) return { ok: false, problem: messages.missing(), kind: 'corrupt' };
       try {
         const state = this.ctx.state;
         state.head = await readHead(this.runner);
@@ -156,10 +156,11 @@ export class ShadowRepo {
         // Name a missing object first: that is what a crash or a sync tool usually leaves.
         const lines = out.split('\n').map((l) => l.trim());
         const bad = lines.find((l) => /^missing /i.test(l)) ?? lines.find((l) => /^(broken|bad|error)/i.test(l));
-        if (bad) return { ok: false, problem: messages.corrupt(bad) };
+        if (bad) return { ok: false, problem: messages.corrupt(bad), kind: 'corrupt' };
         return await this.checkRecorded(recorded);
       } catch (err) {
-        return { ok: false, problem: classifyGitError(err, this.runner.binary).message };
+        const classified = classifyGitError(err, this.runner.binary);
+        return { ok: false, problem: classified.message, kind: classified.kind };
       }
     });
   }
@@ -364,7 +365,7 @@ export class ShadowRepo {
     // After a rebuild the older checkpoints live in the store kept aside: that is expected.
     const baseline = (await this.runner.run(['for-each-ref', '--count=1', '--format=%(refname)', BASELINE])).trim();
     if (baseline !== '') return { ok: true };
-    return { ok: false, problem: this.created ? messages.storeLost(wanted.length) : messages.recordedMissing(missing, wanted.length) };
+    return { ok: false, problem: this.created ? messages.storeLost(wanted.length) : messages.recordedMissing(missing, wanted.length), kind: 'lost' };
   }
 
   private async resolve(commit: string): Promise<Head> {

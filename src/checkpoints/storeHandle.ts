@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import type { ManuscriptSpec } from '../project/manuscript';
 import type { Entry } from '../session/entries';
-import { isCheckpointProblem, type CheckpointUnavailable } from './errors';
+import { isCheckpointProblem, type CheckpointProblem, type CheckpointUnavailable } from './errors';
 import { ShadowRepo, type ShadowRepoOptions } from './shadowRepo';
 
 export interface StoreHandleDeps {
@@ -44,12 +44,12 @@ export function parseDocumentPath(docPath: string): { commit: string; file: stri
 export class StoreHandle {
   private repo: ShadowRepo | undefined;
   private opening: Promise<ShadowRepo | undefined> | undefined;
-  private failedWith: string | undefined;
+  private failedWith: CheckpointProblem | undefined;
 
   constructor(private readonly deps: StoreHandleDeps) {}
 
-  /** Why the last open failed (the store's own words), until trust or a rebuild clears it. */
-  get failure(): string | undefined {
+  /** Why the last open failed (its kind, and the store's own words), until trust or a rebuild clears it. */
+  get failure(): CheckpointProblem | undefined {
     return this.failedWith;
   }
 
@@ -64,7 +64,7 @@ export class StoreHandle {
     this.opening ??= (async () => {
       const opened = await ShadowRepo.open(book.root, this.storeOptions(book.globs));
       if (isCheckpointProblem(opened)) {
-        this.failedWith = opened.message;
+        this.failedWith = { kind: opened.kind, message: opened.message };
         this.deps.log.warn(opened.message);
         this.deps.failed(opened);
         return undefined;
@@ -109,13 +109,13 @@ export class StoreHandle {
    * damaged store, or one that was lost (a new one was made while the session refers to
    * checkpoints), is a problem; a first store with nothing recorded has nothing to check yet.
    */
-  async problem(entries: readonly Entry[] | undefined): Promise<string | undefined> {
+  async problem(entries: readonly Entry[] | undefined): Promise<CheckpointProblem | undefined> {
     const repo = await this.store();
     if (!repo) return undefined;
     const recorded = recordedCommits(entries ?? []);
     if (repo.created && recorded.length === 0) return undefined;
     const health = await repo.health(recorded);
-    return health.ok ? undefined : health.problem;
+    return health.ok ? undefined : { kind: health.kind, message: health.problem };
   }
 
   /** The text of the document at `docPath` (see `documentPath`); '' for the "empty" side, or when the store cannot say. */

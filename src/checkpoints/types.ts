@@ -1,4 +1,5 @@
 // Result types of the checkpoint store's public API.
+import type { CheckpointErrorKind } from './errors';
 import type { FileStatus } from './parse';
 import type { SkippedPath } from './walk';
 
@@ -28,4 +29,4 @@ export interface ChangedFile {
   status: FileStatus;
 }
 
-export type Health = { ok: true } | { ok: false; problem: string };
+export type Health = { ok: true } | { ok: false; problem: string; kind: CheckpointErrorKind };

@@ -52,6 +52,8 @@ export interface ChatModel {
   notice?: Notice;
   /** The next first-run step that is missing, shown in the empty Chat with its buttons (src/protocol/chatModel.ts). */
   setup?: SetupStep;
+  /** The session's usage in words (calls, tokens, cache share, cost where priced); absent before any reported usage. */
+  sessionUsage?: string;
 }
 
 /** A palette command a Chat button runs (src/protocol/chatModel.ts `pageCommandId`). */

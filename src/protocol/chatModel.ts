@@ -6,8 +6,8 @@ import { recordedToolLines, type TranscriptMessage } from '../agent/transcript';
 import type { Say, Text } from '../common/text';
 import { isDemoModel } from '../model/models';
 import { usageSummary, type Pricing, type UsageTotals } from '../model/usage';
-import type { ChainEntry } from '../session/entries';
-import { usageText } from './usageLine';
+import type { ChainEntry, Entry } from '../session/entries';
+import { sessionUsageText, usageText } from './usageLine';
 import type { ChatCommand, ChatMessage, ChatModel, ChatStream, ChatToolLine, ChatUsage, FromChatPage, Notice, SetupStep, ToChatPage } from './chat';
 
 // Marks a key for translation; the shell's vscode.l10n.t does the translating.
@@ -24,7 +24,7 @@ export interface ChatStory {
 
 export interface ChatInputs {
   story: ChatStory | undefined;
-  session: { readonly title: string; readonly readOnly: boolean } | undefined;
+  session: { readonly title: string; readonly readOnly: boolean; entries?(): Iterable<Entry> } | undefined;
   /** The novel's title from worldline.yaml (maybe empty); undefined when no novel is open. */
   novelTitle: string | undefined;
   /** The `worldline.model` setting (empty: none chosen). */
@@ -72,7 +72,8 @@ export function chatMessage(m: TranscriptMessage, usage?: ChatUsage): ChatMessag
 export function chatModel(inputs: ChatInputs, say: Say): ChatModel {
   const { story, session, novelTitle } = inputs;
   const branch = story?.branch();
-  const usage = new Map((branch ? usageSummary(branch.path, inputs.pricing).replies : []).map((r) => [r.id, chatUsage(r.usage, say)]));
+  const summary = branch ? usageSummary(branch.path, inputs.pricing, session?.entries?.()) : undefined;
+  const usage = new Map((summary?.replies ?? []).map((r) => [r.id, chatUsage(r.usage, say)]));
   const model: ChatModel = {
     title: session?.title ?? (novelTitle !== undefined ? novelTitle || say(l10n.t('Chat')) : 'Worldline'),
     readOnly: session?.readOnly ?? false,
@@ -84,6 +85,7 @@ export function chatModel(inputs: ChatInputs, say: Say): ChatModel {
     canRetry: story?.canRetry ?? false,
   };
   if (inputs.notice) model.notice = inputs.notice;
+  if (summary && summary.session.calls > 0) model.sessionUsage = sessionUsageText(summary.session, say);
   const setup = inputs.setup ? setupStep(inputs.setup, inputs.model, say) : undefined;
   if (setup) model.setup = setup;
   return model;

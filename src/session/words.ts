@@ -1,15 +1,18 @@
 // What the novelist is told about sessions: the store's errors in plain words, the rows of Switch
 // Session and Restore Session from Backup, and the default title of a new session. The words are
 // English keys marked with `l10n.t` here (test/unit/l10n.test.ts checks each has a translation) and
-// put into the novelist's language by the shell's `say`.
+// put into the novelist's language by the shell (the Prompter's pick translates the rows).
 import * as path from 'node:path';
-import type { Say, Text } from '../common/text';
+import type { Text } from '../common/text';
+import type { PickItem } from '../protocol/prompter';
 import type { BackupInfo } from './backups';
 import { SessionError, type SessionErrorCode } from './errors';
 import type { SessionSummary } from './library';
 
 // Marks a key for translation; the shell's vscode.l10n.t does the translating.
 const l10n = { t: (message: string, ...args: (string | number)[]): Text => ({ message, args }) };
+// Names and dates: shown as they are.
+const literal = (message: string): Text => ({ message, args: [], literal: true });
 
 /**
  * The session store's errors, by code, for the novelist. The core's own messages are English with
@@ -32,37 +35,18 @@ export function sessionErrorWords(err: unknown): Text | undefined {
   return err instanceof SessionError ? ERROR_WORDS[err.code] : undefined;
 }
 
-export interface SessionRow {
-  label: string;
-  description?: string;
-  detail: string;
-  id: string;
-}
-
-/** Switch Session: the sessions, most recently written first, the current one marked. */
-export function sessionRows(sessions: readonly SessionSummary[], currentId: string | undefined, say: Say): SessionRow[] {
+/** Switch Session: the sessions, most recently written first, the current one marked; each row's value is the session id. */
+export function sessionRows(sessions: readonly SessionSummary[], currentId: string | undefined): PickItem<string>[] {
   return [...sessions].sort((a, b) => b.modified - a.modified).map((s) => {
     const when = new Date(s.modified).toLocaleString();
-    const row: SessionRow = {
-      label: s.title,
-      detail: say(s.tooLarge ? l10n.t('too large to open · last written {0}', when) : l10n.t('{0} entries · last written {1}', s.entries, when)),
-      id: s.id,
-    };
-    if (s.id === currentId) row.description = say(l10n.t('current'));
-    return row;
+    const detail = s.tooLarge ? l10n.t('too large to open · last written {0}', when) : l10n.t('{0} entries · last written {1}', s.entries, when);
+    return { label: literal(s.title), ...(s.id === currentId ? { description: l10n.t('current') } : {}), detail, value: s.id };
   });
 }
 
-export interface BackupRow {
-  label: string;
-  description: string;
-  detail: string;
-  file: string;
-}
-
-/** Restore Session from Backup: one row per backup, in the order given (newest first). */
-export function backupRows(backups: readonly BackupInfo[]): BackupRow[] {
-  return backups.map((b) => ({ label: b.title, description: new Date(b.createdAt).toLocaleString(), detail: path.basename(b.file), file: b.file }));
+/** Restore Session from Backup: one row per backup, in the order given (newest first); each row's value is the backup file. */
+export function backupRows(backups: readonly BackupInfo[]): PickItem<string>[] {
+  return backups.map((b) => ({ label: literal(b.title), description: literal(new Date(b.createdAt).toLocaleString()), detail: literal(path.basename(b.file)), value: b.file }));
 }
 
 /** A new session's title when the novelist gives none: in the project's language, with today's date. */

@@ -99,6 +99,7 @@ export function checkpointReason(kind: CheckpointErrorKind): Text {
     case 'io': return l10n.t('A file could not be read or written.');
     case 'blocked': return l10n.t('Something that is not a Worldline chapter stands where a chapter of the checkpoint goes, so nothing was changed.');
     case 'error': return l10n.t('Git reported an error.');
+    case 'lost': return l10n.t('The checkpoint store does not hold the checkpoints this session recorded: it was lost or replaced by another copy. Your manuscript files are fine. If you still have the old store (a backup or a sync copy), close VS Code and put it back; otherwise run "Worldline: Rebuild Checkpoints".');
   }
 }
 
@@ -108,7 +109,7 @@ export function checkpointCodeOf(err: unknown): { code?: CheckpointErrorKind } {
 }
 
 /** Kinds whose store message holds specifics the reason cannot (file names, Git's output): kept as the detail. */
-const CHECKPOINT_DETAIL: ReadonlySet<CheckpointErrorKind> = new Set<CheckpointErrorKind>(['badInput', 'io', 'blocked', 'error']);
+const CHECKPOINT_DETAIL: ReadonlySet<CheckpointErrorKind> = new Set<CheckpointErrorKind>(['badInput', 'io', 'blocked', 'error', 'lost']);
 
 /** The reason and, where it matters, the store's message as the untranslated detail. */
 export function checkpointProblemWords(lead: Text, kind: CheckpointErrorKind, message: string): ProblemWords {

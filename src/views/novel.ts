@@ -1,14 +1,15 @@
 // The open novel: which folder it is, its worldline.yaml, and its sessions. The views and commands
 // share this one object; it adapts the plain core (project config, session library) to VS Code.
 import * as vscode from 'vscode';
-import * as path from 'node:path';
 import { CONFIG_FILE, defaultConfig, parseProjectConfig, resolveLanguage, type LoadedConfig, type ProjectLanguage } from '../project/config';
 import { configReport, novelLanguage } from '../project/configReport';
 import { SessionLibrary } from '../session/library';
 import { CurrentSession } from '../session/currentSession';
+import { firstSessionTitle, loadReportWords, readOnlyWords } from '../session/loadWords';
 import type { Session } from '../session/session';
 import { branchOf, openingOf, type Branch, type BranchOptions } from '../story/branch';
 import type { Log } from './log';
+import { translate } from './notices';
 
 export class NovelWorkspace implements vscode.Disposable {
   private loaded: LoadedConfig = { config: defaultConfig(), problems: [] };
@@ -98,14 +99,9 @@ export class NovelWorkspace implements vscode.Disposable {
       sessionChanged: (s) => this.sessionChanged.fire(s),
       treeChanged: (s) => this.treeChanged.fire(s),
       loaded: (session, report) => {
-        if (report.tornTail) {
-          void vscode.window.showWarningMessage(vscode.l10n.t('The last entry of session "{0}" was cut off (probably by a crash). It was set aside in {1}; everything before it is kept.', session.title, path.basename(report.tornTail.movedTo)));
-        }
-        if (report.corruptLines.length > 0) {
-          void vscode.window.showWarningMessage(vscode.l10n.t('Session "{0}" has {1} damaged line(s) (first: line {2}). They were skipped; see the Worldline log.', session.title, report.corruptLines.length, report.corruptLines[0]!.line));
-        }
+        for (const words of loadReportWords(session.title, report)) void vscode.window.showWarningMessage(translate(words));
       },
-      readOnly: (owner) => void vscode.window.showWarningMessage(vscode.l10n.t('Another VS Code window (process {0}) is writing to this novel. This window is read-only until that window closes.', owner ? String(owner.pid) : '?')),
+      readOnly: (owner) => void vscode.window.showWarningMessage(translate(readOnlyWords(owner))),
       info: (m) => this.log.info(m),
       warn: (m) => this.log.warn(m),
     });
@@ -135,7 +131,7 @@ export class NovelWorkspace implements vscode.Disposable {
 
   /** The current session, creating a first one when the novel has none. */
   ensureSession(): Promise<Session> {
-    return this.current.ensure(this.language === 'zh' ? '第一个会话' : 'First session');
+    return this.current.ensure(firstSessionTitle(this.language));
   }
 
   create(title: string): Promise<Session> {

@@ -90,7 +90,7 @@ describe('checkpoints: the store handle', function () {
     assert.equal(await handle.store(), undefined);
     assert.deepEqual(failed.map((f) => f.kind), ['gitMissing'], 'said once');
     assert.equal(warned.filter((w) => w === failed[0]!.message).length, 1, 'logged once');
-    assert.equal(handle.failure, failed[0]!.message);
+    assert.deepEqual(handle.failure, { kind: 'gitMissing', message: failed[0]!.message });
     delete deps.options.gitBinary; // git is there now, but the failure is remembered
     assert.equal(await handle.store(), undefined);
     assert.ok(!fs.existsSync(storeDir(root)));
@@ -132,7 +132,9 @@ describe('checkpoints: the store handle', function () {
 
     const lost = book();
     const lostSession = await sessionWith(['0123456789abcdef0123456789abcdef01234567']);
-    assert.match((await probe(lost).handle.problem(lostSession.entries())) ?? '', /was missing when this book was opened/);
+    const lostProblem = await probe(lost).handle.problem(lostSession.entries());
+    assert.equal(lostProblem?.kind, 'lost');
+    assert.match(lostProblem?.message ?? '', /was missing when this book was opened/);
 
     const kept = book();
     const repo = await openRepo(kept);
@@ -140,7 +142,9 @@ describe('checkpoints: the store handle', function () {
     const good = await sessionWith([c.commit]);
     assert.equal(await probe(kept).handle.problem(good.entries()), undefined, 'an existing store with its commits');
     const bad = await sessionWith([c.commit, 'fedcba9876543210fedcba9876543210fedcba98']);
-    assert.match((await probe(kept).handle.problem(bad.entries())) ?? '', /does not hold 1 of the 2 checkpoint/);
+    const badProblem = await probe(kept).handle.problem(bad.entries());
+    assert.equal(badProblem?.kind, 'lost');
+    assert.match(badProblem?.message ?? '', /does not hold 1 of the 2 checkpoint/);
     for (const s of [none, lostSession, good, bad]) await s.close();
   });
 

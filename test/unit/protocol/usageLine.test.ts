@@ -56,6 +56,14 @@ describe('usage on the page and in the tooltip', () => {
     const unpriced = chatModel({ story: story(), session, novelTitle: '雨夜', model: 'gpt-4o' }, en);
     assert.equal(unpriced.messages[1]?.usage?.cost, undefined, 'no price list: no cost');
     assert.equal(unpriced.messages[1]?.usage?.label, '2,100 prompt tokens (1,600 from cache), 50 reply tokens');
+    // The session's line, over every entry of the session (another branch's calls count too).
+    assert.equal(unpriced.sessionUsage, 'This session: 2 model call(s), 2,100 prompt tokens (76% from cache), 50 reply tokens');
+    await session.navigate(null);
+    await session.append({ type: 'user', text: '另起。' });
+    await session.append({ type: 'assistant', text: '行。', model: 'gpt-4o', finish: 'stop', usage: { promptTokens: 100, completionTokens: 5 } });
+    const other = chatModel({ story: story(), session, novelTitle: '雨夜', model: 'gpt-4o' }, en);
+    assert.equal(other.sessionUsage, 'This session: 3 model call(s), 2,200 prompt tokens (73% from cache), 55 reply tokens');
+    assert.equal(chatModel({ story: undefined, session, novelTitle: '雨夜', model: 'gpt-4o' }, en).sessionUsage, undefined, 'no story: no line');
   });
 
   it('costs read as money, small sums with more decimals', () => {

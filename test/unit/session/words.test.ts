@@ -44,22 +44,25 @@ describe('session words', () => {
       { id: 'b', title: '新', createdAt: '', entries: 12, modified: at },
       { id: 'c', title: '大', createdAt: '', entries: 0, modified: at - 500, tooLarge: true },
     ];
-    const asked: Text[] = [];
-    const rows = sessionRows(sessions, 'a', (t) => (asked.push(t), en(t)));
+    const rows = sessionRows(sessions, 'a');
     const when = (ms: number) => new Date(ms).toLocaleString();
-    assert.deepEqual(rows, [
-      { label: '新', detail: `12 entries · last written ${when(at)}`, id: 'b' },
-      { label: '大', detail: `too large to open · last written ${when(at - 500)}`, id: 'c' },
-      { label: '旧', description: 'current', detail: `3 entries · last written ${when(at - 1000)}`, id: 'a' },
+    const shown = (t: Text | undefined) => t && (t.literal ? t.message : en(t));
+    assert.deepEqual(rows.map((r) => [shown(r.label), shown(r.description), shown(r.detail), r.value]), [
+      ['新', undefined, `12 entries · last written ${when(at)}`, 'b'],
+      ['大', undefined, `too large to open · last written ${when(at - 500)}`, 'c'],
+      ['旧', 'current', `3 entries · last written ${when(at - 1000)}`, 'a'],
     ]);
-    assert.deepEqual(asked.filter((t) => !(t.message in bundle)), []);
+    assert.ok(rows.every((r) => r.label.literal), 'a title is shown as it is, never looked up');
+    const keys = rows.flatMap((r) => [r.description, r.detail]).filter((t): t is Text => t !== undefined);
+    assert.deepEqual(keys.filter((t) => t.literal || !(t.message in bundle)), [], 'the words are translated keys');
     assert.deepEqual(sessions.map((s) => s.id), ['a', 'b', 'c'], 'the list given is not reordered');
-    assert.deepEqual(sessionRows([], undefined, en), []);
+    assert.deepEqual(sessionRows([], undefined), []);
   });
 
   it('Restore from Backup: the title, when it was taken, and the file name', () => {
     const rows = backupRows([{ file: path.join('/x', '.worldline', 'backups', 's1-2025.jsonl'), sessionId: 's1', title: '雨夜', createdAt: 0, bytes: 10 }]);
-    assert.deepEqual(rows, [{ label: '雨夜', description: new Date(0).toLocaleString(), detail: 's1-2025.jsonl', file: path.join('/x', '.worldline', 'backups', 's1-2025.jsonl') }]);
+    const literal = (message: string): Text => ({ message, args: [], literal: true });
+    assert.deepEqual(rows, [{ label: literal('雨夜'), description: literal(new Date(0).toLocaleString()), detail: literal('s1-2025.jsonl'), value: path.join('/x', '.worldline', 'backups', 's1-2025.jsonl') }]);
   });
 
   it("a new session's default title is in the project's language, with the date", () => {
