@@ -28,6 +28,6 @@ export { RECALL_HEADINGS, RECALL_K, branchIdsOf, formatRecall, recall, recallFor
 export type { MemorySource, RecallHit, RecallInput, TurnRecallDeps, TurnRecallInput } from './recall';
 export { MEMORY_TOOL_MAX_K, MEMORY_TOOL_NAME, memoryToolSchema, runMemorySearch } from './memoryTool';
 export type { MemorySearchDeps, MemorySearchOutcome, MemoryToolSchema } from './memoryTool';
-export { SessionMemory, unavailableSearchTool } from './sessionMemory';
+export { SessionMemory } from './sessionMemory';
 export type { CompactOutcome, SessionMemoryLog, SessionMemoryOptions, SummaryModel } from './sessionMemory';
 export { embedderFor, summaryModelFor } from './sideModels';

@@ -61,11 +61,6 @@ export type CompactOutcome =
   | { kind: 'noMemory'; reason: string }
   | { kind: 'readOnly' };
 
-/** The memory_search tool when there is no memory to search: the model is told to go on without it. */
-export function unavailableSearchTool(lang: Lang): ExtraTool {
-  return { spec: memoryToolSchema(lang), run: () => Promise.resolve(unavailable(lang)) };
-}
-
 function unavailable(lang: Lang): { result: string; isError: boolean } {
   return { result: lang === 'zh' ? '记忆暂时不可用，请不依赖检索继续。' : 'Memory is not available right now; continue without it.', isError: true };
 }
