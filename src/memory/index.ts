@@ -30,4 +30,4 @@ export { MEMORY_TOOL_MAX_K, MEMORY_TOOL_NAME, memoryToolSchema, runMemorySearch 
 export type { MemorySearchDeps, MemorySearchOutcome, MemoryToolSchema } from './memoryTool';
 export { SessionMemory } from './sessionMemory';
 export type { CompactOutcome, SessionMemoryLog, SessionMemoryOptions, SummaryModel } from './sessionMemory';
-export { embedderFor, summaryModelFor } from './sideModels';
+export { embedderFor, sideChatClient, summaryModelFor } from './sideModels';

@@ -1,7 +1,8 @@
-// The two models memory talks to besides the agent, built from one settings snapshot and the keys
-// each request may carry (src/model/keys.ts decides which key goes where): the embedder (the local
-// one unless an embedding model is set) and the summariser (the scribe's endpoint, model and key).
-import { createChatClient } from '../model/chatClient';
+// The models besides the agent, built from one settings snapshot and the keys each request may
+// carry (src/model/keys.ts decides which key goes where): the embedder (the local one unless an
+// embedding model is set), and the side client the scribe and the summariser share (the scribe's
+// endpoint, model and key, thinking off).
+import { createChatClient, type ChatClient } from '../model/chatClient';
 import { dialectForEndpoint } from '../model/dialects';
 import type { RequestKeys } from '../model/keys';
 import { requestOptions } from '../model/requestOptions';
@@ -18,13 +19,17 @@ export function embedderFor(settings: WorldlineSettings, keys: Pick<RequestKeys,
   });
 }
 
+/**
+ * The scribe's and the summariser's client. It always sends the thinking-off switch: its budget is
+ * for the JSON patch or the summary (the cap is raised where a model reasons anyway).
+ */
+export function sideChatClient(settings: WorldlineSettings, keys: Pick<RequestKeys, 'scribe'>): ChatClient {
+  return createChatClient({
+    baseURL: settings.scribeBaseUrl, apiKey: keys.scribe, model: settings.scribeModel, dialect: dialectForEndpoint(settings.scribeBaseUrl, settings), thinking: 'off',
+    ...requestOptions(settings, settings.scribeBaseUrl, 'side'),
+  });
+}
+
 export function summaryModelFor(settings: WorldlineSettings, keys: Pick<RequestKeys, 'scribe'>): SummaryModel {
-  return {
-    // Summaries always send the thinking-off switch (the cap is raised where a model reasons anyway).
-    client: createChatClient({
-      baseURL: settings.scribeBaseUrl, apiKey: keys.scribe, model: settings.scribeModel, dialect: dialectForEndpoint(settings.scribeBaseUrl, settings), thinking: 'off',
-      ...requestOptions(settings, settings.scribeBaseUrl, 'side'),
-    }),
-    model: settings.scribeModel,
-  };
+  return { client: sideChatClient(settings, keys), model: settings.scribeModel };
 }

@@ -54,6 +54,7 @@ export class Story {
     this.turns = new StoryTurns({
       host, session,
       branch: () => this.branch(),
+      message: (id) => this.message(id),
       resetProseForRerun: async (userEntryId) => (await this.resetProseForRerun(userEntryId)) !== 'cancelled',
       checkpoint: (turnId, onlyIfChanged) => this.checkpoint(turnId, onlyIfChanged),
       moveLeaf: (leafId) => this.moveLeaf(leafId),

@@ -6,10 +6,10 @@
 // queue, so none of it lands inside a turn.
 import { createScribeHook } from '../agent/scribeHook';
 import { replyBranchCopy } from '../agent/replyBranch';
+import type { TranscriptMessage } from '../agent/transcript';
 import { TurnRunner } from '../agent/turnRunner';
 import { TurnBusyError, type TurnEvent, type TurnHooks, type TurnPhase, type TurnResult } from '../agent/turnTypes';
-import { embedderFor, SessionMemory, summaryModelFor, type CompactOutcome } from '../memory';
-import { createChatClient } from '../model/chatClient';
+import { embedderFor, SessionMemory, sideChatClient, summaryModelFor, type CompactOutcome } from '../memory';
 import { dialectForEndpoint } from '../model/dialects';
 import { ErrorTap } from '../model/problem';
 import { contextPressure, contextWindowFor } from '../model/usage';
@@ -42,6 +42,8 @@ export interface TurnOwner {
   readonly host: StoryHost;
   readonly session: Session;
   branch(): Branch;
+  /** A message of the current branch, as the Chat shows it. */
+  message(id: string): TranscriptMessage | undefined;
   /** The prose back to the checkpoint before the turn; false when the novelist kept unsaved editors. */
   resetProseForRerun(userEntryId: string): Promise<boolean>;
   checkpoint(turnId: string, onlyIfChanged: boolean): Promise<unknown>;
@@ -171,7 +173,7 @@ export class StoryTurns {
    * checkpoint and state, so the prose stays); ◀ ▶ goes back. An unchanged reply writes nothing.
    */
   async editAsNewBranch(messageId: string, text: string): Promise<TurnResult | boolean | undefined> {
-    const msg = this.owner.branch().transcript.find((m) => m.id === messageId);
+    const msg = this.owner.message(messageId);
     if (!msg) return undefined;
     if (msg.role === 'user') return this.runTurn('edit', (r) => r.editAndBranch(msg.id, text));
     if (text === msg.text) return false;
@@ -323,11 +325,7 @@ export class StoryTurns {
     const project = this.owner.host.project();
     return createScribeHook({
       session: this.owner.session,
-      // The scribe always sends the thinking-off switch: its budget is for the JSON patch.
-      client: this.scribeErrors.completer(createChatClient({
-        baseURL: settings.scribeBaseUrl, apiKey, model: settings.scribeModel, dialect: dialectForEndpoint(settings.scribeBaseUrl, settings), thinking: 'off',
-        ...requestOptions(settings, settings.scribeBaseUrl, 'side'),
-      })),
+      client: this.scribeErrors.completer(sideChatClient(settings, { scribe: apiKey })),
       model: settings.scribeModel,
       opening: project.branchOptions.opening,
       lang: project.lang,

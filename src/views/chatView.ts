@@ -4,11 +4,11 @@
 import * as vscode from 'vscode';
 import type { TranscriptMessage } from '../agent/transcript';
 import { resolveManuscriptPath } from '../agent/paths';
-import { WebviewHost, translate, type PageSpec } from './webviewHost';
+import { WebviewHost, translateLabels, type PageSpec } from './webviewHost';
 import { CHAT_LABELS } from '../protocol/labels';
 import { decodeFromChatPage, type ChatModel, type ChatStream, type FromChatPage, type ToChatPage } from '../protocol/chat';
 import { chatModel, chatStream, checkpointCommand, pageCommandId, phaseMessage, renderMessage, type SetupInputs } from '../protocol/chatModel';
-import { translate as say } from './notices';
+import { translate } from './notices';
 import { dialectForEndpoint } from '../model/dialects';
 import { pricingOf } from '../model/usage';
 import { readSettings } from './settings';
@@ -36,7 +36,7 @@ export class ChatViewProvider extends WebviewHost<ToChatPage, FromChatPage> {
   }
 
   protected page(): PageSpec {
-    return { title: vscode.l10n.t('Chat'), name: 'chat', labels: translate(CHAT_LABELS) };
+    return { title: vscode.l10n.t('Chat'), name: 'chat', labels: translateLabels(CHAT_LABELS) };
   }
 
   /** The messages of the current branch, as the page shows them. */
@@ -49,7 +49,7 @@ export class ChatViewProvider extends WebviewHost<ToChatPage, FromChatPage> {
     const setup = this.setup?.inputs();
     const settings = readSettings();
     const pricing = pricingOf(dialectForEndpoint(settings.baseUrl, settings));
-    return chatModel({ story: this.stories.current(), session: novel?.session, novelTitle: novel?.config.title, model: settings.model, notice: this.stories.notice(), pricing, ...(setup ? { setup } : {}) }, say);
+    return chatModel({ story: this.stories.current(), session: novel?.session, novelTitle: novel?.config.title, model: settings.model, notice: this.stories.notice(), pricing, ...(setup ? { setup } : {}) }, translate);
   }
 
   refresh(): void {

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { stateAt, type StateAtResult } from '../state/stateAt';
 import { applyUserEdit, sceneStateView } from '../state/viewModel';
 import { parseStateYaml } from '../state/stateYaml';
-import { WebviewHost, translate, type PageSpec } from './webviewHost';
+import { WebviewHost, translateLabels, type PageSpec } from './webviewHost';
 import { STATE_LABELS } from '../protocol/labels';
 import { decodeFromStatePage, type EditResult, type FromStatePage, type ScribeStatus, type StateViewModel, type ToStatePage } from '../protocol/state';
 import type { NovelWorkspace } from './novel';
@@ -21,7 +21,7 @@ export class StateViewProvider extends WebviewHost<ToStatePage, FromStatePage> {
   }
 
   protected page(): PageSpec {
-    return { title: vscode.l10n.t('Scene State'), name: 'state', labels: translate(STATE_LABELS) };
+    return { title: vscode.l10n.t('Scene State'), name: 'state', labels: translateLabels(STATE_LABELS) };
   }
 
   /** The state at the current leaf, as the agent and the scribe see it (shared: do not change it). */

@@ -79,6 +79,6 @@ export abstract class WebviewHost<ToPage, FromPage> implements vscode.WebviewVie
 }
 
 /** A page's labels in the display language. The '{0}' argument keeps a label's "{0}" for the page to fill. */
-export function translate(table: Labels): Record<string, string> {
+export function translateLabels(table: Labels): Record<string, string> {
   return localize(table, (english) => vscode.l10n.t(english, '{0}'));
 }

@@ -2,7 +2,7 @@
 // written, fork edges from the save each line branched at, "you are here", and story written after
 // the last save. Clicking a point loads that save.
 import * as vscode from 'vscode';
-import { WebviewHost, translate, type PageSpec } from './webviewHost';
+import { WebviewHost, translateLabels, type PageSpec } from './webviewHost';
 import { GRAPH_LABELS } from '../protocol/graphLabels';
 import { emptyWorldlineView } from '../worldline/sessionSaves';
 import { decodeFromGraphPage, type FromGraphPage, type ToGraphPage } from '../protocol/graph';
@@ -22,7 +22,7 @@ export class WorldlineGraphViewProvider extends WebviewHost<ToGraphPage, FromGra
   }
 
   protected page(): PageSpec {
-    return { title: vscode.l10n.t('Worldline Graph'), name: 'graph', labels: translate(GRAPH_LABELS) };
+    return { title: vscode.l10n.t('Worldline Graph'), name: 'graph', labels: translateLabels(GRAPH_LABELS) };
   }
 
   async onMessage(m: FromGraphPage): Promise<void> {

@@ -8,10 +8,10 @@ import * as path from 'node:path';
 import { showChanges, type ChangesHost } from '../../../src/checkpoints/changesFlow';
 import type { ShadowRepo } from '../../../src/checkpoints';
 import type { CheckpointDocument, WorkingDocument } from '../../../src/protocol/diff';
-import type { CheckpointEntry, UserEntry } from '../../../src/session/entries';
+import type { CheckpointEntry } from '../../../src/session/entries';
 import { Session } from '../../../src/session/session';
 import { english, ScriptedPrompter, type Answer } from '../fixtures/scriptedPrompter';
-import { cleanupTmp, ok, openRepo, remove, tmpDir, write } from './helpers';
+import { openTurnBook, remove, write, type TurnBook } from './helpers';
 
 const bundle = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', '..', '..', 'l10n', 'bundle.l10n.zh-cn.json'), 'utf8')) as Record<string, string>;
 
@@ -23,13 +23,8 @@ describe('Show Turn Changes / Compare with Current Prose (flow)', function () {
   let repo: ShadowRepo;
   let session: Session;
 
-  async function turn(text: string, edit: () => void): Promise<CheckpointEntry> {
-    const user = (await session.append({ type: 'user', text })) as UserEntry;
-    edit();
-    await session.append({ type: 'assistant', text: 'done', model: 'm', finish: 'stop' });
-    const made = ok(await repo.checkpoint(user.id, session.header.id));
-    return (await session.append({ type: 'checkpoint', commit: made.commit, ref: made.ref, changed: made.changed })) as CheckpointEntry;
-  }
+  let book: TurnBook;
+  const turn = async (text: string, edit: () => void): Promise<CheckpointEntry> => (await book.turn(text, edit)).checkpoint;
 
   /** The flow's host over this test's session and store; what it showed, and what it asked and said. */
   function host(answers: Answer[] = [], opts: { session?: boolean; store?: boolean } = {}) {
@@ -54,17 +49,11 @@ describe('Show Turn Changes / Compare with Current Prose (flow)', function () {
   }
 
   beforeEach(async () => {
-    root = tmpDir('wl-changes-flow-');
-    write(root, 'chapters/01.md', '# One\n');
-    fs.mkdirSync(path.join(root, '.worldline', 'sessions'), { recursive: true });
-    repo = await openRepo(root);
-    session = await Session.create(path.join(root, '.worldline', 'sessions', 's1.jsonl'), { id: 's1', title: 'test' });
+    book = await openTurnBook('wl-changes-flow-');
+    ({ root, repo, session } = book);
   });
 
-  afterEach(async () => {
-    await session.close();
-    cleanupTmp();
-  });
+  afterEach(() => book.close());
 
   it('without a session: nothing asked, nothing said, 0', async () => {
     const { h, prompter, shown } = host([], { session: false });

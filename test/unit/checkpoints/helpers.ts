@@ -6,6 +6,8 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { CheckpointEntry, UserEntry } from '../../../src/session/entries';
+import { Session } from '../../../src/session/session';
 import { ShadowRepo, isCheckpointProblem, type CheckpointResult, type CheckpointProblem, type ShadowRepoOptions } from '../../../src/checkpoints';
 
 const made: string[] = [];
@@ -156,3 +158,37 @@ export async function withEnv<T>(vars: Record<string, string>, fn: () => Promise
     }
   }
 }
+
+/** A chapter, its checkpoint store and a session file: the book the turn-changes tests write on. */
+export interface TurnBook {
+  readonly root: string;
+  readonly repo: ShadowRepo;
+  readonly session: Session;
+  /** One turn: the instruction, `edit` (the tool's writes), the reply, the checkpoint at its end. */
+  turn(text: string, edit: () => void): Promise<{ user: UserEntry; checkpoint: CheckpointEntry }>;
+  close(): Promise<void>;
+}
+
+export async function openTurnBook(prefix: string): Promise<TurnBook> {
+  const root = tmpDir(prefix);
+  write(root, 'chapters/01.md', '# One\n');
+  fs.mkdirSync(path.join(root, '.worldline', 'sessions'), { recursive: true });
+  const repo = await openRepo(root);
+  const session = await Session.create(path.join(root, '.worldline', 'sessions', 's1.jsonl'), { id: 's1', title: 'test' });
+  return {
+    root, repo, session,
+    async turn(text, edit) {
+      const user = (await session.append({ type: 'user', text })) as UserEntry;
+      edit();
+      await session.append({ type: 'assistant', text: 'done', model: 'm', finish: 'stop' });
+      const made = ok(await repo.checkpoint(user.id, session.header.id));
+      const checkpoint = (await session.append({ type: 'checkpoint', commit: made.commit, ref: made.ref, changed: made.changed })) as CheckpointEntry;
+      return { user, checkpoint };
+    },
+    async close() {
+      await session.close();
+      cleanupTmp();
+    },
+  };
+}
+

@@ -2,13 +2,10 @@
 // checkpoint asked for (or the last on the path), the one before it on its own branch, the files
 // that differ, the file shown without asking, and the two sides of the diff.
 import { strict as assert } from 'node:assert';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { diffSides, turnChanges, type TurnChanges } from '../../../src/checkpoints/turnChanges';
 import type { ShadowRepo } from '../../../src/checkpoints';
-import type { CheckpointEntry, UserEntry } from '../../../src/session/entries';
 import { Session } from '../../../src/session/session';
-import { cleanupTmp, ok, openRepo, remove, tmpDir, write } from './helpers';
+import { openTurnBook, remove, write, type TurnBook } from './helpers';
 
 type Found = Extract<TurnChanges, { kind: 'changes' }>;
 
@@ -23,27 +20,15 @@ describe('turn changes', function () {
   let repo: ShadowRepo;
   let session: Session;
 
-  async function turn(text: string, edit: () => void): Promise<{ user: UserEntry; checkpoint: CheckpointEntry }> {
-    const user = (await session.append({ type: 'user', text })) as UserEntry;
-    edit();
-    await session.append({ type: 'assistant', text: 'done', model: 'm', finish: 'stop' });
-    const made = ok(await repo.checkpoint(user.id, session.header.id));
-    const checkpoint = (await session.append({ type: 'checkpoint', commit: made.commit, ref: made.ref, changed: made.changed })) as CheckpointEntry;
-    return { user, checkpoint };
-  }
+  let book: TurnBook;
+  const turn = (text: string, edit: () => void) => book.turn(text, edit);
 
   beforeEach(async () => {
-    root = tmpDir('wl-turn-');
-    write(root, 'chapters/01.md', '# One\n');
-    fs.mkdirSync(path.join(root, '.worldline', 'sessions'), { recursive: true });
-    repo = await openRepo(root);
-    session = await Session.create(path.join(root, '.worldline', 'sessions', 's1.jsonl'), { id: 's1', title: 'test' });
+    book = await openTurnBook('wl-turn-');
+    ({ root, repo, session } = book);
   });
 
-  afterEach(async () => {
-    await session.close();
-    cleanupTmp();
-  });
+  afterEach(() => book.close());
 
   it("shows a turn's changes against the checkpoint before it on its own branch", async () => {
     const t1 = await turn('begin', () => { write(root, 'chapters/01.md', '# One\nRain.\n'); write(root, 'notes.md', 'n\n'); });

@@ -2,8 +2,6 @@
 // (../fixtures/scriptedPrompter.ts) and one whose notifications fail, settings that a write changes
 // (as VS Code's do), an in-memory secret store, a command registry and a log that record, and the
 // shipped Chinese bundle as a translator.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type { Say, Text } from '../../../src/common/text';
 import type { CommandPort, FlowLog, SettingScope, SettingsPort, WrittenSetting } from '../../../src/model/flowPorts';
 import { KeyStore, type SecretStore } from '../../../src/model/keyStore';
@@ -11,10 +9,10 @@ import { customHeaders } from '../../../src/model/requestOptions';
 import { DEFAULT_BASE_URL, type WorldlineSettings } from '../../../src/model/settings';
 import type { AskOptions, Level } from '../../../src/protocol/prompter';
 import { english, ScriptedPrompter, type Answer, type Asked } from '../fixtures/scriptedPrompter';
+import { bundle } from '../fixtures/translation';
 
 export { english, ScriptedPrompter, type Answer };
 
-const bundle = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', '..', '..', 'l10n', 'bundle.l10n.zh-cn.json'), 'utf8')) as Record<string, string>;
 
 /** The words as a Chinese novelist reads them (the shipped bundle; a missing key shows as itself, like VS Code). */
 export const chinese: Say = (t) => (t.literal ? t.message : (bundle[t.message] ?? t.message).replace(/\{(\d+)\}/g, (m, i: string) => String(t.args[Number(i)] ?? m)));

@@ -3,7 +3,6 @@
 // checkpoints, the notice, the streaming block without the tool lines already recorded, and the
 // command a page button runs.
 import { strict as assert } from 'node:assert';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Text } from '../../../src/common/text';
 import { chatModel, chatStream, checkpointCommand, phaseMessage, renderMessage, type ChatStory } from '../../../src/protocol/chatModel';
@@ -12,9 +11,9 @@ import { Session } from '../../../src/session/session';
 import { openingState } from '../../../src/state/opening';
 import { branchOf, type BranchOptions } from '../../../src/story';
 import { assistant, removeTempDirs, tempDir, tool, user } from '../session/helpers';
+import { bundle } from '../fixtures/translation';
 
 const OPTIONS: BranchOptions = { opening: openingState({ time: '开场', location: '客栈' }), lang: 'zh' };
-const bundle = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', '..', '..', 'l10n', 'bundle.l10n.zh-cn.json'), 'utf8')) as Record<string, string>;
 
 /** The shell's translator in a zh-cn window, recording what it was asked. */
 function zh(asked: Text[] = []): (t: Text) => string {

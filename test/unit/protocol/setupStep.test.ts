@@ -5,19 +5,13 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Text } from '../../../src/common/text';
 import { CHAT_COMMANDS, decodeFromChatPage } from '../../../src/protocol/chat';
 import { chatModel, pageCommandId, setupStep, type SetupInputs } from '../../../src/protocol/chatModel';
+import { bundle, en, zh } from '../fixtures/translation';
 
 const repo = path.resolve(__dirname, '..', '..', '..', '..');
-const bundle = JSON.parse(fs.readFileSync(path.join(repo, 'l10n', 'bundle.l10n.zh-cn.json'), 'utf8')) as Record<string, string>;
 const manifest = JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8')) as { contributes: { commands: { command: string }[] } };
 
-const zh = (t: Text): string => {
-  assert.ok(t.message in bundle, `no translation for ${t.message}`);
-  return bundle[t.message]!.replace(/\{(\d+)\}/g, (_, i: string) => String(t.args[Number(i)]));
-};
-const en = (t: Text): string => t.message.replace(/\{(\d+)\}/g, (_, i: string) => String(t.args[Number(i)]));
 const ready: SetupInputs = { folder: true, project: true, keyMissing: false, host: 'api.deepseek.com' };
 
 describe('chat model: the first-run step', () => {

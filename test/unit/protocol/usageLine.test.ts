@@ -3,9 +3,7 @@
 // calls, tokens, cache share and cost, and how full the context is, in the tooltip. Over a real
 // session file and the real Branch.
 import { strict as assert } from 'node:assert';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Text } from '../../../src/common/text';
 import { dialectById } from '../../../src/model/dialects';
 import { pricingOf, usageTotals } from '../../../src/model/usage';
 import { chatModel, type ChatStory } from '../../../src/protocol/chatModel';
@@ -15,15 +13,9 @@ import { Session } from '../../../src/session/session';
 import { openingState } from '../../../src/state/opening';
 import { branchOf, type BranchOptions } from '../../../src/story';
 import { removeTempDirs, tempDir } from '../session/helpers';
+import { en, zh } from '../fixtures/translation';
 
 const OPTIONS: BranchOptions = { opening: openingState({ time: '开场', location: '客栈' }), lang: 'zh' };
-const bundle = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', '..', '..', 'l10n', 'bundle.l10n.zh-cn.json'), 'utf8')) as Record<string, string>;
-const fill = (m: string, t: Text): string => m.replace(/\{(\d+)\}/g, (x, i: string) => String(t.args[Number(i)] ?? x));
-const en = (t: Text): string => fill(t.message, t);
-const zh = (t: Text): string => {
-  assert.ok(t.message in bundle, `no translation for ${t.message}`);
-  return fill(bundle[t.message]!, t);
-};
 
 describe('usage on the page and in the tooltip', () => {
   let session: Session;

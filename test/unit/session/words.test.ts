@@ -1,15 +1,13 @@
 // What the novelist is told about sessions: the error words by code (each translated), the rows of
 // Switch Session and Restore Session from Backup, and the default title of a new session.
 import { strict as assert } from 'node:assert';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Text } from '../../../src/common/text';
 import { SessionError, type SessionErrorCode } from '../../../src/session/errors';
 import type { SessionSummary } from '../../../src/session/library';
 import { backupRows, defaultSessionTitle, sessionErrorWords, sessionRows } from '../../../src/session/words';
+import { bundle, en } from '../fixtures/translation';
 
-const bundle = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', '..', '..', 'l10n', 'bundle.l10n.zh-cn.json'), 'utf8')) as Record<string, string>;
-const en = (t: Text): string => t.message.replace(/\{(\d+)\}/g, (m, i: string) => String(t.args[Number(i)] ?? m));
 
 // Every code, and whether the novelist gets words for it: adding a code without deciding fails to compile.
 const WORDED: Record<SessionErrorCode, boolean> = {

@@ -8,17 +8,15 @@
 //    with nothing to summarise the failed turn stays as it was, Retry offered;
 //  - every failure reaches the notice, the scribe's status and Compact Now as a code the shell words.
 import { strict as assert } from 'node:assert';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type { TurnResult } from '../../../src/agent/turnTypes';
 import type { MemorySettings, WorldlineSettings } from '../../../src/model/settings';
 import type { AssistantEntry, ChainEntry, SummaryEntry, UserEntry } from '../../../src/session/entries';
 import { Story, type StoryEvent } from '../../../src/story';
 import { eventWords, noticeWords, sayWords, scribeStatusWords } from '../../../src/story/words';
-import type { Text } from '../../../src/common/text';
 import { bySystemPrompt, type RecordedRequest, type RouteHandle, type ScriptedReplySpec } from '../../fixtures/modelServer';
 import { until } from '../agent/turnHelpers';
 import { CHAPTER, FakeHost, openStoryFixture, type Book, type StoryFixture } from './helpers';
+import { bundle, en, zh } from '../fixtures/translation';
 
 const SCRIBE_MARK = '你是场记';
 const SUMMARY_MARK = '摘要员';
@@ -28,16 +26,7 @@ const OVERFLOW: ScriptedReplySpec = {
   status: 400,
   errorBody: { error: { message: "This model's maximum context length is 8192 tokens. However, your messages resulted in 9100 tokens. Please reduce the length of the messages.", type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } },
 };
-const repo = path.resolve(__dirname, '..', '..', '..', '..');
-const bundle = JSON.parse(fs.readFileSync(path.join(repo, 'l10n', 'bundle.l10n.zh-cn.json'), 'utf8')) as Record<string, string>;
 /** English as VS Code shows it without a bundle, and Chinese through the bundle ({n} filled). */
-const fill = (m: string, t: Text): string => m.replace(/\{(\d+)\}/g, (x, i: string) => String(t.args[Number(i)] ?? x));
-const en = (t: Text): string => (t.literal ? t.message : fill(t.message, t));
-const zh = (t: Text): string => {
-  if (t.literal) return t.message;
-  assert.ok(t.message in bundle, `no zh-cn translation for "${t.message}"`);
-  return fill(bundle[t.message]!, t);
-};
 
 class BudgetHost extends FakeHost {
   readonly all: StoryEvent[] = [];

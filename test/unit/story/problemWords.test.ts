@@ -4,8 +4,6 @@
 // key (and it reads differently from the English), the provider's message rides along untranslated
 // as the detail, and nothing shaped like a key survives in it (a property over hostile details).
 import { strict as assert } from 'node:assert';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import fc from 'fast-check';
 import type { CheckpointErrorKind } from '../../../src/checkpoints';
 import type { Text } from '../../../src/common/text';
@@ -15,16 +13,11 @@ import { checkpointCodeOf, checkpointProblemWords, maskSecrets, modelProblemWord
 import { eventWords, noticeWords, sayWords, scribeStatusWords } from '../../../src/story/words';
 import { CheckpointError } from '../../../src/checkpoints';
 import { runs } from '../long-mode';
+import { bundle, en, zh as zhBundle } from '../fixtures/translation';
 
-const repo = path.resolve(__dirname, '..', '..', '..', '..');
-const bundle = JSON.parse(fs.readFileSync(path.join(repo, 'l10n', 'bundle.l10n.zh-cn.json'), 'utf8')) as Record<string, string>;
-const fill = (m: string, t: Text): string => m.replace(/\{(\d+)\}/g, (x, i: string) => String(t.args[Number(i)] ?? x));
-const en = (t: Text): string => (t.literal ? t.message : fill(t.message, t));
 const zh = (t: Text): string => {
-  if (t.literal) return t.message;
-  assert.ok(t.message in bundle, `no zh-cn translation for "${t.message}"`);
-  assert.notEqual(bundle[t.message], t.message, `"${t.message}" is not translated`);
-  return fill(bundle[t.message]!, t);
+  if (!t.literal) assert.notEqual(bundle[t.message], t.message, `"${t.message}" is not translated`);
+  return zhBundle(t);
 };
 /** Every placeholder of a key has an argument. */
 function filled(t: Text): void {

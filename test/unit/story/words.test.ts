@@ -2,14 +2,11 @@
 // restore names its files, Undo rides along only when offered, a busy refusal names the verb in
 // the project's language, and the core's own bilingual texts are shown as they are.
 import { strict as assert } from 'node:assert';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type { RestoreResult } from '../../../src/checkpoints';
 import type { StoryEvent, UndoOffer } from '../../../src/story';
 import { eventWords, noticeWords } from '../../../src/story/words';
+import { bundle } from '../fixtures/translation';
 
-const repo = path.resolve(__dirname, '..', '..', '..', '..');
-const bundle = JSON.parse(fs.readFileSync(path.join(repo, 'l10n', 'bundle.l10n.zh-cn.json'), 'utf8')) as Record<string, string>;
 
 const result = (written: string[], deleted: string[] = []): RestoreResult => ({ written, deleted } as unknown as RestoreResult);
 const offer: UndoOffer = { action: { kind: 'chat', leafBefore: null }, asked: undefined };

@@ -5,9 +5,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { GRAPH_LABELS } from '../../../src/protocol/graphLabels';
 import { localize } from '../../../src/protocol/labels';
+import { bundle } from '../fixtures/translation';
 
 const repo = path.resolve(__dirname, '..', '..', '..', '..');
-const bundle = JSON.parse(fs.readFileSync(path.join(repo, 'l10n', 'bundle.l10n.zh-cn.json'), 'utf8')) as Record<string, string>;
 
 describe('graph labels', () => {
   it('every label media/graph.js reads is in GRAPH_LABELS, and each has a translation', () => {

@@ -1,4 +1,4 @@
-// The page labels: every label a page script reads is in its table, and the shell's `translate`
+// The page labels: every label a page script reads is in its table, and the shell's `translateLabels`
 // (the real src/views/webviewHost.ts, over a stand-in for VS Code's l10n.t that behaves as VS
 // Code's does: the bundle's string, "{n}" filled from the arguments) keeps every key, puts every
 // word into Chinese and keeps "{0}" for the page to fill.
@@ -10,9 +10,9 @@ import { CHAT_LABELS, STATE_LABELS, localize, type Labels } from '../../../src/p
 import type { ChatModel } from '../../../src/protocol/chat';
 import type { ScribeOutcomeKind } from '../../../src/protocol/state';
 import type { StateEntry } from '../../../src/session/entries';
+import { bundle } from '../fixtures/translation';
 
 const repo = path.resolve(__dirname, '..', '..', '..', '..');
-const bundle = JSON.parse(fs.readFileSync(path.join(repo, 'l10n', 'bundle.l10n.zh-cn.json'), 'utf8')) as Record<string, string>;
 
 /** VS Code's l10n.t in a zh-cn window: the bundle's string (else the key), placeholders filled, unknown ones left. */
 function vscodeT(message: string, ...args: string[]): string {
@@ -46,7 +46,7 @@ function shellTranslate(): Translate {
   };
   try {
     const host = path.resolve(__dirname, '..', '..', '..', 'src', 'views', 'webviewHost.js');
-    return (require(host) as { translate: Translate }).translate;
+    return (require(host) as { translateLabels: Translate }).translateLabels;
   } finally {
     loader._resolveFilename = original;
   }
