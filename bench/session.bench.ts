@@ -1,255 +1,288 @@
-// Session store benchmark (`npm run bench` runs out/bench/session.bench.js).
-//
-// 1. Appending one entry to sessions of 1k, 10k and 100k entries: Worldline's one-line append
-//    (with and without the turn-end fsync) against a SillyTavern-style save of the same chat
-//    (serialize every message, write a temp file, fsync, rename: what `writeFileAtomicSync` does).
-// 2. Opening a session (read + parse + validate + index) against a bare JSON.parse of its lines.
-// Ratios compare figures measured in this same run. Entries are realistic: 300–800 bytes, mostly
-// Chinese prose, a branching tree with regenerations, edits and navigation records.
-
+// Session store bench (`npm run bench`; alone: node -e "require('./out/bench/session.bench.js').main()").
+// On realistic sessions written through the real Session (bench/lib/fixtures.ts: full scene states
+// from the real applyPatch, tool calls carrying the prose, summaries every 30 turns):
+//  1. Opening a session at 1k / 10k / 100k entries, each open in a fresh process (so one run's
+//     garbage is not the next one's), with the RSS after it, against a bare read + JSON.parse of
+//     every line of the same file in the same run. Goal: ≤ 1 s at 100k entries.
+//  2. Where the open goes at 100k entries: read, split + UTF-8 decode, JSON.parse, shape checks,
+//     the whole open; and the time the collector took.
+//  3. One turn at 100k entries (six entries and the turn-end fsync) through the library, backups
+//     on, against the same turn on a session without backups, interleaved. Goal: the backup is
+//     off the turn's path (no copy made or under way inside a turn). Also what one copy costs.
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Entry, NewChainEntry } from '../src/session/entries';
+import { PerformanceObserver } from 'node:perf_hooks';
+import { INSTRUCTIONS, chapterPath, prose, rng, sceneStates, sessionFixture, turnEntries } from './lib/fixtures';
+import { Sample, collectGarbage, mib, ms, ratio, summarize, table, verdict, withSpread } from './lib/stats';
+import { SESSION_FORMAT_VERSION } from '../src/session/entries';
+import { writeBackup } from '../src/session/backups';
+import { LineSplitter } from '../src/session/jsonl-lines';
+import { SessionLibrary } from '../src/session/library';
 import { Session } from '../src/session/session';
+import * as validate from '../src/session/validate';
 
 const SIZES = [1_000, 10_000, 100_000];
-const SESSION_ID = 'b3ac4e0f5d6a7b8c';
+const OPEN_GOAL_MS = 1000;
 
-const PROSE = [
-  '雨下了一整夜，青梧推开茶馆的门，檐下的灯笼被风吹得来回摇晃。',
-  '“你来晚了。”柳三娘没有抬头，手里的算盘珠子噼啪作响。',
-  '他把湿透的斗笠挂在门边，掌心里还攥着那只黄铜怀表，表盖上刻着一个模糊的“沈”字。',
-  '楼上传来木板吱呀的声音，像是有人在黑暗里屏住了呼吸。',
-  '远处的钟楼敲了三下，城门早已落锁，今夜谁也出不去。',
-  '她终于停下手，抬眼看他：“那封信，你看过了？”',
-  '青梧没有回答，只是把怀表放在柜台上，推到她面前。',
-  'The rain did not stop until dawn, and by then the letter had already burned.',
-];
-const INSTRUCTIONS = [
-  '继续写第三章：青梧在茶馆里与柳三娘对峙，气氛要压抑，不要急着揭开怀表的秘密。',
-  '把这一段改得更含蓄一些，多写环境和动作，少写心理独白。',
-  '写下一场：天亮之前，有人敲响了后门。',
-  'Rewrite the opening of chapter 4 in a colder tone; keep 柳三娘 silent.',
-];
+// ---------------------------------------------------------------- child process: one measurement
 
-/** Deterministic pseudo-random numbers, so every run measures the same data. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+interface ChildResult {
+  ms: number;
+  rssMiB: number;
+  heapMiB: number;
+  gcMs: number;
+  entries: number;
+  phases?: Record<string, number>;
 }
 
-function prose(rand: () => number, minBytes: number, maxBytes: number): string {
-  const target = minBytes + Math.floor(rand() * (maxBytes - minBytes));
-  let text = '';
-  while (Buffer.byteLength(text) < target) text += PROSE[Math.floor(rand() * PROSE.length)];
-  return text;
-}
-
-function hexId(rand: () => number): string {
-  return Math.floor(rand() * 0xffffffff).toString(16).padStart(8, '0');
-}
-
-/** A realistic session: turns of user → assistant(tool call) → tool → assistant → checkpoint → state, some regenerated. */
-export function generateEntries(count: number, seed = 42): Entry[] {
-  const rand = rng(seed);
-  const entries: Entry[] = [];
-  const used = new Set<string>();
-  let leaf: string | null = null;
-  let ms = Date.UTC(2025, 0, 1);
-  const add = (fields: NewChainEntry | { type: 'edit'; targetId: string; text: string } | { type: 'leaf'; targetId: string | null }, chain: boolean) => {
-    let id = hexId(rand);
-    while (used.has(id)) id = hexId(rand);
-    used.add(id);
-    ms += 1000 + Math.floor(rand() * 30_000);
-    const { type, ...rest } = fields;
-    const entry = { id, parentId: leaf, type, ts: new Date(ms).toISOString(), ...rest } as Entry;
-    entries.push(entry);
-    if (chain) leaf = id;
-    if (type === 'leaf') leaf = (fields as { targetId: string | null }).targetId;
-    return id;
-  };
-  let turn = 0;
-  while (entries.length < count) {
-    turn++;
-    const userId = add({ type: 'user', text: `${INSTRUCTIONS[turn % INSTRUCTIONS.length]}${prose(rand, 150, 300)}` }, true);
-    const callId = `call_${turn}`;
-    add({ type: 'assistant', text: prose(rand, 150, 300), model: 'deepseek-chat', finish: 'stop', toolCalls: [{ id: callId, name: 'append_file', arguments: JSON.stringify({ path: `chapters/${String(1 + (turn % 30)).padStart(2, '0')}.md`, text: prose(rand, 100, 200) }) }], usage: { promptTokens: 9000 + turn, completionTokens: 600 } }, true);
-    add({ type: 'tool', callId, name: 'append_file', result: `已追加 ${Math.floor(rand() * 900 + 100)} 字到 chapters/${String(1 + (turn % 30)).padStart(2, '0')}.md。${prose(rand, 150, 300)}`, isError: false }, true);
-    const replyId = add({ type: 'assistant', text: prose(rand, 400, 800), model: 'deepseek-chat', finish: 'stop', usage: { promptTokens: 9800 + turn, completionTokens: 900 } }, true);
-    add({ type: 'checkpoint', commit: hexId(rand) + hexId(rand) + hexId(rand) + hexId(rand) + hexId(rand), ref: `refs/worldline/turns/${turn}`, changed: ['chapters/03.md'] }, true);
-    add({ type: 'state', state: { time: '深夜（雨中）', location: '城南茶馆', characters: { 青梧: { affinity: 12, status: '戒备', notes: '带着怀表', at: '城南茶馆' }, 柳三娘: { affinity: -3, status: '沉默', notes: '', at: '城南茶馆' } }, items: ['黄铜怀表（青梧持有）'], facts: ['城门已落锁'], threads: ['那封信的下落'] }, by: 'scribe', warnings: [] }, true);
-    if (rand() < 0.15) {
-      add({ type: 'leaf', targetId: userId }, false); // regenerate: a sibling reply under the same instruction
-    } else if (rand() < 0.05) {
-      add({ type: 'edit', targetId: replyId, text: prose(rand, 300, 600) }, false);
-    }
-  }
-  return entries.slice(0, count);
-}
-
-export function headerLine(): string {
-  return JSON.stringify({ type: 'session', version: 1, id: SESSION_ID, createdAt: '2025-01-01T00:00:00.000Z', title: '雨夜茶馆' });
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-function ms(start: bigint): number {
+function elapsed(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
-/** SillyTavern's save: the whole chat serialized and written to a temp file, fsynced, renamed over. */
-function sillyTavernSave(file: string, chat: unknown[]): void {
-  const text = chat.map((m) => JSON.stringify(m)).join('\n');
-  const temp = `${file}.tmp`;
-  const fd = fs.openSync(temp, 'w');
-  try {
-    fs.writeSync(fd, text);
-    fs.fsyncSync(fd);
-  } finally {
+/** Collector time while `fn` runs (the 'gc' performance entries). */
+async function withGcTime<T>(fn: () => Promise<T>): Promise<{ value: T; gcMs: number }> {
+  let gcMs = 0;
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) gcMs += e.duration;
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  const value = await fn();
+  await new Promise((r) => setImmediate(r)); // let the last entries arrive
+  observer.disconnect();
+  return { value, gcMs };
+}
+
+function bareParse(file: string): number {
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  let n = 0;
+  for (const line of lines) if (line) n += JSON.parse(line) ? 1 : 0;
+  return n;
+}
+
+/** Cumulative stages of an open, each from the start: what each step adds. */
+function phases(file: string): Record<string, number> {
+  const check = (validate as { checkStoredEntry?: (v: unknown, version: 1 | 2) => { ok: boolean } }).checkStoredEntry;
+  const out: Record<string, number> = {};
+  const stage = (name: string, lineFn: ((text: string) => void) | undefined, decode: boolean) => {
+    const start = process.hrtime.bigint();
+    const fd = fs.openSync(file, 'r');
+    const chunk = Buffer.allocUnsafe(1024 * 1024);
+    const splitter = new LineSplitter(16 * 1024 * 1024, (raw) => {
+      if (!decode) return;
+      const text = raw.pieces[0]?.toString('utf8') ?? '';
+      lineFn?.(text);
+    });
+    for (let pos = 0; ; ) {
+      const n = fs.readSync(fd, chunk, 0, chunk.length, pos);
+      if (n === 0) break;
+      pos += n;
+      if (lineFn !== undefined || decode) splitter.push(n === chunk.length ? chunk : chunk.subarray(0, n));
+    }
+    splitter.end();
     fs.closeSync(fd);
+    out[name] = elapsed(start);
+  };
+  stage('read', undefined, false);
+  stage('+ split, decode', undefined, true);
+  const kept: unknown[] = [];
+  stage('+ JSON.parse', (t) => void kept.push(t ? JSON.parse(t) : undefined), true);
+  kept.length = 0;
+  collectGarbage();
+  if (check) {
+    stage('+ shape checks', (t) => {
+      const v: unknown = t ? JSON.parse(t) : undefined;
+      if (v && (v as { type?: string }).type !== 'session') check(v, SESSION_FORMAT_VERSION as 1 | 2);
+      kept.push(v);
+    }, true);
   }
-  fs.renameSync(temp, file);
+  return out;
 }
 
-function newReply(i: number): NewChainEntry {
-  return { type: 'assistant', text: `${PROSE[i % PROSE.length].repeat(8)}`, model: 'deepseek-chat', finish: 'stop' };
+async function child(mode: string, file: string): Promise<void> {
+  collectGarbage();
+  const start = process.hrtime.bigint();
+  let entries = 0;
+  let phaseTimes: Record<string, number> | undefined;
+  let keep: unknown;
+  const { gcMs } = await withGcTime(async () => {
+    if (mode === 'bare') entries = bareParse(file);
+    else if (mode === 'phases') phaseTimes = phases(file);
+    else {
+      const { session } = await Session.open(file, { readOnly: true });
+      entries = session.entryCount;
+      keep = session;
+    }
+  });
+  const took = elapsed(start);
+  collectGarbage();
+  const mem = process.memoryUsage();
+  const result: ChildResult = { ms: took, rssMiB: mem.rss / 1048576, heapMiB: mem.heapUsed / 1048576, gcMs, entries, ...(phaseTimes ? { phases: phaseTimes } : {}) };
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  void keep;
 }
 
-interface AppendRow {
-  entries: number;
-  fileMB: number;
-  appendMs: number;
-  appendFsyncMs: number;
-  rewriteMs: number;
+function inChild(mode: string, file: string): ChildResult {
+  const out = execFileSync(process.execPath, ['--expose-gc', __filename, '--child', mode, file], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  return JSON.parse(out.trim().split('\n').pop() as string) as ChildResult;
 }
+
+// ---------------------------------------------------------------- 1, 2: open
 
 interface OpenRow {
   entries: number;
-  openMs: number;
-  bareParseMs: number;
+  bytes: number;
+  open: Sample;
+  bare: Sample;
+  rss: Sample;
+  heap: Sample;
+  gc: Sample;
 }
 
-async function benchAppend(dir: string, count: number, entries: Entry[]): Promise<AppendRow> {
-  const lines = [headerLine(), ...entries.map((e) => JSON.stringify(e))];
-  const file = path.join(dir, `${SESSION_ID}.jsonl`);
-  fs.writeFileSync(file, `${lines.join('\n')}\n`);
-  const fileMB = fs.statSync(file).size / 1e6;
-  const reps = count >= 100_000 ? 5 : 15;
-
-  const { session } = await Session.open(file);
-  const plain: number[] = [];
-  const synced: number[] = [];
-  for (let i = 0; i < reps; i++) {
-    let t = process.hrtime.bigint();
-    await session.append(newReply(i));
-    plain.push(ms(t));
-    t = process.hrtime.bigint();
-    await session.append(newReply(i + 1));
-    await session.flush();
-    synced.push(ms(t));
+function benchOpen(file: string, entries: number, runs: number): OpenRow {
+  const open: ChildResult[] = [];
+  const bare: ChildResult[] = [];
+  inChild('open', file); // the file into the page cache
+  for (let i = 0; i < runs; i++) {
+    // Interleaved, so both see the same noise.
+    bare.push(inChild('bare', file));
+    open.push(inChild('open', file));
   }
-  await session.close();
-
-  // The same chat, saved SillyTavern's way after each new message.
-  const stFile = path.join(dir, 'sillytavern.jsonl');
-  const chat: unknown[] = [{ chat_metadata: {}, user_name: 'unused', character_name: 'unused' }, ...entries];
-  sillyTavernSave(stFile, chat);
-  const rewrite: number[] = [];
-  for (let i = 0; i < reps; i++) {
-    chat.push({ name: 'Narrator', is_user: false, send_date: new Date().toISOString(), mes: newReply(i).type === 'assistant' ? PROSE[i % PROSE.length].repeat(8) : '' });
-    const t = process.hrtime.bigint();
-    sillyTavernSave(stFile, chat);
-    rewrite.push(ms(t));
-  }
-  fs.rmSync(stFile, { force: true });
-  fs.rmSync(file, { force: true });
-  return { entries: count, fileMB, appendMs: median(plain), appendFsyncMs: median(synced), rewriteMs: median(rewrite) };
+  if (open.some((r) => r.entries < entries * 0.99)) throw new Error(`open lost entries: ${open[0]?.entries} of ${entries}`);
+  return {
+    entries,
+    bytes: fs.statSync(file).size,
+    open: summarize(open.map((r) => r.ms)),
+    bare: summarize(bare.map((r) => r.ms)),
+    rss: summarize(open.map((r) => r.rssMiB)),
+    heap: summarize(open.map((r) => r.heapMiB)),
+    gc: summarize(open.map((r) => r.gcMs)),
+  };
 }
 
-async function benchOpen(dir: string, count: number, entries: Entry[]): Promise<OpenRow> {
-  const file = path.join(dir, `${SESSION_ID}.jsonl`);
-  fs.writeFileSync(file, `${[headerLine(), ...entries.map((e) => JSON.stringify(e))].join('\n')}\n`);
-  const reps = count >= 100_000 ? 3 : 7;
-  const open: number[] = [];
-  const bare: number[] = [];
-  for (let i = 0; i < reps; i++) {
-    let t = process.hrtime.bigint();
-    const lines = fs.readFileSync(file, 'utf8').split('\n');
-    let parsed = 0;
-    for (const line of lines) if (line) parsed += JSON.parse(line) ? 1 : 0;
-    bare.push(ms(t));
-    if (parsed !== count + 1) throw new Error('bare parse miscounted');
+// ---------------------------------------------------------------- 3: a turn at 100k entries
 
-    t = process.hrtime.bigint();
-    const { session, report } = await Session.open(file, { readOnly: true });
-    open.push(ms(t));
-    if (session.entryCount !== count || report.corruptLines.length > 0) throw new Error('open lost entries');
-    await session.close();
-  }
-  fs.rmSync(file, { force: true });
-  return { entries: count, openMs: median(open), bareParseMs: median(bare) };
+const sleep = (msWait: number) => new Promise((r) => setTimeout(r, msWait));
+
+interface TurnFigures {
+  withBackups: Sample;
+  without: Sample;
+  /** Turns during which a backup copy was made or under way (a new file in the backups folder). */
+  copiesInTurns: number;
+  turns: number;
+  backups: number;
+  backupCopy: Sample;
 }
 
-function pad(text: string, width: number): string {
-  return text.length >= width ? text : ' '.repeat(width - text.length) + text;
-}
-
-function table(head: string[], rows: string[][]): string {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => pad(c, widths[i])).join(' | ')} |`;
-  return [line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
-}
-
-const f = (n: number, digits = 2) => n.toFixed(digits);
-
-export async function main(): Promise<{ append: AppendRow[]; open: OpenRow[] }> {
-  const started = Date.now();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wl-session-bench-'));
-  const append: AppendRow[] = [];
-  const open: OpenRow[] = [];
+async function benchTurn(fixtureFile: string, turns: number): Promise<TurnFigures> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'wl-session-bench-turn-'));
   try {
-    const all = generateEntries(Math.max(...SIZES));
-    const avgBytes = all.reduce((n, e) => n + Buffer.byteLength(JSON.stringify(e)), 0) / all.length;
-    console.log(`Session store benchmark — ${os.cpus().length} CPU, Node ${process.version}, entries average ${Math.round(avgBytes)} bytes`);
-    for (const size of SIZES) {
-      const entries = all.slice(0, size);
-      append.push(await benchAppend(dir, size, entries));
-      open.push(await benchOpen(dir, size, entries));
+    const sessions = path.join(root, '.worldline', 'sessions');
+    fs.mkdirSync(sessions, { recursive: true });
+    const header = JSON.parse(fs.readFileSync(fixtureFile, 'utf8').slice(0, 4096).split('\n')[0] as string) as { id: string };
+    fs.copyFileSync(fixtureFile, path.join(sessions, `${header.id}.jsonl`));
+    const bareFile = path.join(root, 'nobackups.jsonl');
+    fs.copyFileSync(fixtureFile, bareFile);
+    // Backups once quiet for 300 ms (the product waits 10 s); turns come 1.7 s apart, as a
+    // novelist's do (reading takes longer than the wait). The previous code copied at a turn's
+    // first write once its interval (here 1 s) had passed: every turn, once a real model is in it.
+    const options = { backupIntervalMs: 1000, backupIdleMs: 300, onWarning: (w: string) => console.log(`  warning: ${w}`) };
+    const lib = new SessionLibrary(root, options as ConstructorParameters<typeof SessionLibrary>[1]);
+    const { session } = await lib.open(header.id);
+    const { session: plain } = await Session.open(bareFile);
+    const rand = rng(11);
+    const states = sceneStates(turns * 2 + 2, 3);
+    const backupNames = () => new Set(fs.existsSync(lib.backupsDir) ? fs.readdirSync(lib.backupsDir) : []);
+    let copiesInTurns = 0;
+    const turn = async (s: Session, t: number, watch: boolean): Promise<number> => {
+      const entries = turnEntries({ instruction: INSTRUCTIONS[t % INSTRUCTIONS.length] as string, chapter: chapterPath(1 + (t % 100)), added: prose(rand, 1200), state: states[t] as (typeof states)[number] }, 20_000 + t);
+      const before = backupNames();
+      const start = process.hrtime.bigint();
+      for (const e of entries) await s.append(e);
+      await s.flush();
+      const took = elapsed(start);
+      if (watch && [...backupNames()].some((n) => !before.has(n))) copiesInTurns++;
+      return took;
+    };
+    await sleep(1500);
+    const withBackups: number[] = [];
+    const without: number[] = [];
+    for (let t = 0; t < turns; t++) {
+      without.push(await turn(plain, 2 * t, false));
+      await sleep(200);
+      withBackups.push(await turn(session, 2 * t + 1, true));
+      await sleep(1500);
     }
+    await plain.close();
+    await lib.dispose();
+    const backups = (await lib.backups(header.id)).length;
+    // What one copy costs (now made while the session is quiet).
+    const dir = path.join(root, 'copies');
+    const copy: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const start = process.hrtime.bigint();
+      await writeBackup(dir, { file: bareFile, sessionId: `c${i}`, title: 'bench', byteLength: fs.statSync(bareFile).size }, Date.now() + i);
+      copy.push(elapsed(start));
+    }
+    return { withBackups: summarize(withBackups), without: summarize(without), copiesInTurns, turns, backups, backupCopy: summarize(copy) };
   } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(root, { recursive: true, force: true });
   }
+}
 
-  console.log('\nAppend one entry (median ms) — Worldline one-line append vs SillyTavern-style whole-file rewrite (temp + fsync + rename)');
-  console.log(
-    table(
-      ['entries', 'file MB', 'append', 'append+fsync', 'ST rewrite', 'rewrite ÷ append+fsync', 'rewrite ÷ append'],
-      append.map((r) => [String(r.entries), f(r.fileMB, 1), f(r.appendMs, 3), f(r.appendFsyncMs, 3), f(r.rewriteMs, 1), `${f(r.rewriteMs / r.appendFsyncMs, 1)}×`, `${f(r.rewriteMs / r.appendMs, 0)}×`]),
-    ),
+// ---------------------------------------------------------------- main
+
+const kb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
+
+export async function main(): Promise<{ open: OpenRow[] }> {
+  const started = Date.now();
+  console.log(`Session store bench — ${os.cpus().length} CPU, Node ${process.version}, format ${SESSION_FORMAT_VERSION}; fixtures in ${path.join(os.tmpdir(), 'wl-bench-sessions')}`);
+  const fixtures = [];
+  for (const entries of SIZES) fixtures.push(await sessionFixture({ entries }));
+
+  const open: OpenRow[] = [];
+  for (const f of fixtures) open.push(benchOpen(f.file, f.entries, f.entries >= 100_000 ? 5 : 7));
+  console.log('\n1. Open a session (each in a fresh process): Session.open vs a bare read + JSON.parse of every line of the same file');
+  table(
+    ['entries', 'file', 'open', 'bare parse', 'open ÷ bare', 'RSS after open', 'heap after open', 'GC in open'],
+    open.map((r) => [String(r.entries), kb(r.bytes), withSpread(r.open), ms(r.bare.median), ratio(r.open, r.bare), mib(r.rss.median), mib(r.heap.median), ms(r.gc.median)]),
   );
-  console.log('\nOpen a session (median ms) — read + parse + validate + index vs read + bare JSON.parse of each line');
-  console.log(
-    table(
-      ['entries', 'open (parse+index)', 'bare JSON.parse', 'open ÷ bare'],
-      open.map((r) => [String(r.entries), f(r.openMs, 1), f(r.bareParseMs, 1), `${f(r.openMs / r.bareParseMs, 2)}×`]),
-    ),
+  const big = open[open.length - 1] as OpenRow;
+  console.log(`open at ${big.entries} entries: ${verdict({ label: `≤ ${ms(OPEN_GOAL_MS)}`, figure: big.open.median, bound: OPEN_GOAL_MS })}`);
+
+  const bigFile = (fixtures[fixtures.length - 1] as { file: string }).file;
+  const stages = [0, 1, 2].map(() => inChild('phases', bigFile).phases as Record<string, number>);
+  console.log(`\n2. Where an open of ${big.entries} entries goes (cumulative, median of 3; the whole open is row 1's)`);
+  table(
+    ['stage', 'ms from the start'],
+    [
+      ...Object.keys(stages[0] as object).map((k) => [k, ms(summarize(stages.map((s) => s[k] as number)).median)]),
+      ['+ tree index, state entries (the whole open)', ms(big.open.median)],
+    ],
   );
-  console.log(`\nTotal bench time ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  return { append, open };
+  console.log(`collector time inside the whole open: ${ms(big.gc.median)} of ${ms(big.open.median)}`);
+
+  const turn = await benchTurn(bigFile, 9);
+  console.log(`\n3. One turn at ${big.entries} entries (six entries + the turn-end fsync) through the library, interleaved with the same turn on a session without backups`);
+  table(
+    ['', 'median (spread)'],
+    [
+      ['turn, backups on (the library)', withSpread(turn.withBackups)],
+      ['turn, no backups', withSpread(turn.without)],
+      ['one backup copy (made when quiet)', withSpread(turn.backupCopy)],
+    ],
+  );
+  console.log(`turn with ÷ without backups: ${ratio(turn.withBackups, turn.without)}; backups written: ${turn.backups}; turns with a copy made or under way in them: ${turn.copiesInTurns} of ${turn.turns}`);
+  console.log(`backup off the turn's path: ${verdict({ label: 'no copy inside a turn', figure: turn.copiesInTurns, bound: 0, unit: (n) => `${n} turns` })}`);
+  console.log(`\nTotal bench time ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  return { open };
 }
 
 if (require.main === module) {
-  main().catch((e: unknown) => {
+  const [flag, mode, file] = process.argv.slice(2);
+  const run = flag === '--child' && mode && file ? child(mode, file) : main().then(() => undefined);
+  run.catch((e: unknown) => {
     console.error(e);
     process.exitCode = 1;
   });

@@ -187,16 +187,21 @@
         el('button', { onclick: () => { ui.yamlOpen = false; render(); } }, L.cancel)));
   }
 
+  /** The scribe's section, replaced alone when only its status changes (the forms above keep their input). */
+  let scribeNode = /** @type {HTMLElement | null} */ (null);
+
   function render() {
     persist();
     root.replaceChildren();
+    scribeNode = null;
     if (!model) return;
     const s = model.state;
     if (model.readOnly) root.appendChild(el('div', { class: 'banner info' }, L.readOnly));
     if (banner) root.appendChild(el('div', { class: 'banner ' + banner.kind, role: 'status', 'data-testid': 'banner' }, banner.text));
+    scribeNode = scribe();
     root.append(sceneHeader(s), characters(s),
       list('items', L.items, s.items), list('facts', L.facts, s.facts), list('threads', L.threads, s.threads),
-      roster(s), scribe(), yamlEditor());
+      roster(s), scribeNode, yamlEditor());
   }
 
   window.addEventListener('message', (event) => {
@@ -204,6 +209,13 @@
     const msg = event.data;
     if (!msg || typeof msg !== 'object') return;
     if (msg.type === 'render') { model = msg.model; render(); }
+    if (msg.type === 'scribe' && model) {
+      model.scribe = msg.scribe;
+      const next = scribe();
+      if (scribeNode) scribeNode.replaceWith(next);
+      scribeNode = next;
+      persist();
+    }
     if (msg.type === 'editResult') {
       if (msg.ok) {
         ui.yamlOpen = false;

@@ -1,9 +1,12 @@
-// The agent's request, built purely from the branch: system prompt (+ summary), the branch replayed
-// raw, and the scene-state block in front of the NEWEST user message only, then put into the shape
-// every endpoint accepts (requestShape.ts). Past messages are serialized exactly as last time, so
-// each request is a byte-identical prefix of the next one and provider prompt caches keep hitting.
+// The agent's request, built purely from the branch: system prompt (+ summary), the branch replayed,
+// each instruction after the summary with its block in front (the full scene state, or what
+// changed since the instruction before: src/agent/sentBlocks.ts), the recall after the newest
+// instruction, then put into the shape every endpoint accepts (requestShape.ts). Every message up
+// to the newest instruction's text is serialized exactly as last time, so each request extends the
+// previous one byte for byte and provider prompt caches keep hitting; only the recall (sent once)
+// and a new summary change the prefix (src/memory/compactContext.ts).
 import type { ContextMessage } from '../session/entries';
-import { injectState } from '../state/inject';
+import { appendToNewest, injectState, withBlock } from '../state/inject';
 import { blockLines } from '../state/text';
 import type { OpenAIMessage, OpenAIToolCall } from '../model/streaming';
 import type { Lang } from './manuscript';
@@ -35,15 +38,23 @@ export interface RequestInput {
   summaryText?: string;
   /** The branch's messages after the summary (Session.context / contextWithSummary().messages). */
   context: readonly ContextMessage[];
-  /** formatState output for the current leaf; '' for none. */
+  /** The block in front of the newest instruction (the state or its changes); '' for none. */
   stateBlock: string;
+  /**
+   * The blocks earlier instructions were sent with, by user entry id (src/agent/sentBlocks.ts);
+   * an instruction without one is replayed bare. The newest instruction always gets `stateBlock`.
+   */
+  pastBlocks?: ReadonlyMap<string, string>;
+  /** 【相关回忆】 for this turn: after the newest instruction, never replayed. */
+  recall?: string;
   lang: Lang;
 }
 
 /**
  * Messages for one model call. The summary is appended to the single system message rather than
  * sent as a second system or user message: strict chat templates reject a system message after
- * the first, or two user messages in a row. The shape rules run here, inside the one function
+ * the first, or two user messages in a row. It changes the prefix once, when it is written: the
+ * turns it drops change it there anyway. The shape rules run here, inside the one function
  * every request goes through, so no caller can send a request without them; they run after the
  * state block is injected, so it stays directly in front of the newest instruction even when
  * that instruction is merged with earlier ones.
@@ -56,8 +67,22 @@ export function buildRequest(input: RequestInput): OpenAIMessage[] {
     const heading = input.lang === 'en' ? SYSTEM_EN.summaryHeading : SYSTEM_ZH.summaryHeading;
     system += `\n\n${heading}\n${summary}`;
   }
-  const messages: OpenAIMessage[] = [{ role: 'system', content: system }, ...replay(input.context, input.lang)];
-  return wellFormed(injectState(messages, input.stateBlock), { lang: input.lang });
+  const context = input.pastBlocks && input.pastBlocks.size > 0 ? withPastBlocks(input.context, input.pastBlocks) : input.context;
+  const messages: OpenAIMessage[] = [{ role: 'system', content: system }, ...replay(context, input.lang)];
+  return wellFormed(appendToNewest(injectState(messages, input.stateBlock), input.recall ?? ''), { lang: input.lang });
+}
+
+/**
+ * Earlier instructions as they were sent: each with its block in front, as injectState put it
+ * there. One edited to nothing stays empty, so the shape rules leave it out as before.
+ */
+function withPastBlocks(context: readonly ContextMessage[], blocks: ReadonlyMap<string, string>): ContextMessage[] {
+  let newest = -1;
+  for (let i = context.length - 1; i >= 0 && newest < 0; i--) if (context[i]?.role === 'user') newest = i;
+  return context.map((m, i) => {
+    const block = m.role === 'user' && i !== newest && m.text.trim() !== '' ? blocks.get(m.entryId) : undefined;
+    return block === undefined || block === '' ? m : { ...m, text: withBlock(block, m.text) };
+  });
 }
 
 /**

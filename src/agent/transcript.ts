@@ -4,7 +4,7 @@
 import type { ChainEntry, AssistantEntry, ToolEntry, FinishReason } from '../session/entries';
 
 export interface TranscriptSource {
-  path(): ChainEntry[];
+  path(): readonly ChainEntry[];
   textOf(id: string): string;
   isHidden(id: string): boolean;
   sideFor(targetId: string, type: 'edit'): unknown;

@@ -1,5 +1,6 @@
 // One turn's model part: the tool loop. The leaf is on the turn's user entry when it starts. Each
-// step rebuilds the request from the branch (so what is sent is exactly what is recorded), streams
+// step rebuilds the request from the branch (so what is sent is what is recorded, plus the blocks
+// in front of the instructions, src/agent/sentBlocks.ts, and the turn's recall), streams
 // the reply, appends it, runs its tool calls and appends their results. It never throws: every
 // failure ends as an assistant entry with finish 'error' or 'aborted' and a matching outcome.
 import type { AssistantEntry, ChainEntry, NewChainEntry, ToolCall } from '../session/entries';
@@ -12,6 +13,7 @@ import { buildRequest } from './prompt';
 import { describeChange, executeTool, type ToolChange, type ToolContext } from './tools';
 import type { ExtraTool, LoopOutcome, TurnEvent } from './turnTypes';
 import type { ContextMessage } from '../session/entries';
+import { instructionsBeforeSummary, type ContextTransform, type RequestBlocks } from './sentBlocks';
 
 export const MAX_STEPS_SETTING = 'worldline.maxToolSteps';
 
@@ -22,8 +24,15 @@ export interface LoopDeps {
   tools: readonly ToolSpec[];
   lang: Lang;
   system: string;
-  /** formatState output for the turn; goes in front of the newest user message only. */
+  /** The block in front of the newest user message when `blocks` is not given. */
   stateBlock: string;
+  /**
+   * The blocks of the instructions after the first `oldTurns` of the replayed context, the newest
+   * included (src/agent/sentBlocks.ts). Without it the earlier ones are replayed bare.
+   */
+  blocks?(messages: readonly ContextMessage[], oldTurns: number): RequestBlocks;
+  /** 【相关回忆】 for the turn: after the newest instruction, sent this turn only. */
+  recall?: string;
   /** Model calls per turn at most. */
   maxSteps: number;
   model: string;
@@ -34,7 +43,7 @@ export interface LoopDeps {
   /** Tools beyond the file tools (memory_search): their schemas are offered, their calls routed here. */
   extraTools?: readonly ExtraTool[];
   /** Rewrites the replayed branch before each request (old tool payloads shortened to one line). */
-  transformContext?(messages: ContextMessage[]): ContextMessage[];
+  transformContext?: ContextTransform;
 }
 
 const t = (lang: Lang, en: string, zh: string): string => (lang === 'zh' ? zh : en);
@@ -113,8 +122,18 @@ export async function runToolLoop(deps: LoopDeps): Promise<LoopOutcome> {
     for (let step = 1; ; step++) {
       if (signal.aborted) return await finish('aborted', '', undefined, true);
       const view = session.contextWithSummary();
-      const context = deps.transformContext ? deps.transformContext(view.messages) : view.messages;
-      const request = { summaryText: view.summaryText, context, system: deps.system, stateBlock: deps.stateBlock, lang };
+      // Old turns (before the summary, or past the transform's boundary) go bare and shortened;
+      // the rest exactly as they were sent, so the request extends the previous one byte for byte.
+      const beforeSummary = instructionsBeforeSummary(session, view);
+      const shaped = deps.transformContext ? deps.transformContext(view.messages, { beforeSummary }) : { messages: view.messages, oldTurns: beforeSummary };
+      const context = shaped.messages;
+      const blocks = deps.blocks?.(context, shaped.oldTurns);
+      const request = {
+        summaryText: view.summaryText, context, system: deps.system, lang,
+        stateBlock: blocks ? blocks.newest : deps.stateBlock,
+        ...(blocks ? { pastBlocks: blocks.past } : {}),
+        ...(deps.recall ? { recall: deps.recall } : {}),
+      };
       // The provider fields stored on the branch ride along to the client, which replays what its
       // dialect needs (DeepSeek's reasoning_content, Gemini's thought signatures).
       const messages = carryProviderFields(buildRequest(request), context);

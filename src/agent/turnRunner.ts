@@ -18,15 +18,13 @@ import type { Session } from '../session/session';
 import type { AssistantEntry, UserEntry } from '../session/entries';
 import type { StreamingClient } from '../model/streaming';
 import type { ScribeOutcome } from '../state/scribeRun';
-import { stateAt } from '../state/stateAt';
-import { formatState } from '../state/format';
 import type { Lang } from './manuscript';
 import { buildSystemPrompt } from './prompt';
 import { proseAdded } from './proseAdded';
 import { toolSchemas, type ToolContext } from './tools';
 import { runToolLoop } from './turn';
 import { TurnBusyError, type ExtraTool, type ScribeInfo, type TurnEvent, type TurnHooks, type TurnKind, type TurnResult } from './turnTypes';
-import type { ContextMessage } from '../session/entries';
+import { SentBlocks, type BlockSettings, type ContextTransform } from './sentBlocks';
 
 export interface TurnRunnerDeps {
   session: Session;
@@ -51,7 +49,7 @@ export interface TurnRunnerDeps {
   /** memory_search and any other non-file tools. */
   extraTools?: readonly ExtraTool[];
   /** Applied to the replayed branch before each request. */
-  transformContext?(messages: ContextMessage[]): ContextMessage[];
+  transformContext?: ContextTransform;
 }
 
 /** The settings a running app may change between turns (model, style, limits, hooks …). */
@@ -63,10 +61,13 @@ export class TurnRunner {
   private scribing: Promise<unknown> | undefined;
   private readonly lifetime = new AbortController();
   private failedUserId: string | undefined;
+  /** The blocks in front of the instructions, re-derived from the branch: a cache only. */
+  private readonly sent: SentBlocks;
 
   /** `pending`: work started before this runner existed (a save, a summary) that turns must wait for. */
   constructor(deps: TurnRunnerDeps, pending?: Promise<unknown>) {
     this.deps = { ...deps };
+    this.sent = new SentBlocks(deps.session);
     if (pending) this.track(pending.catch(() => undefined));
   }
 
@@ -231,19 +232,20 @@ export class TurnRunner {
       }
 
       const session = deps.session;
-      const at = stateAt(session.path(userEntryId), deps.opening, { lang: deps.lang });
-      for (const w of at.warnings) this.emit({ type: 'warning', message: w }); // a corrupt state entry was skipped
-      const state = at.state;
-      let stateBlock = formatState(state, deps.stateBudget === undefined ? { lang: deps.lang } : { lang: deps.lang, budget: deps.stateBudget });
+      const blocks: BlockSettings = { opening: deps.opening, lang: deps.lang, ...(deps.stateBudget === undefined ? {} : { budget: deps.stateBudget }) };
+      let recalled: string | undefined;
       if (deps.hooks?.recall) {
         try {
-          const recalled = await deps.hooks.recall({ userEntryId, instruction: session.textOf(userEntryId) });
-          // Next to the state, on the newest instruction only: the replayed prefix stays byte-stable.
-          if (recalled) stateBlock = `${stateBlock}\n\n${recalled}`;
+          recalled = await deps.hooks.recall({ userEntryId, instruction: session.textOf(userEntryId) });
         } catch (err) {
           this.emit({ type: 'warning', message: `Recall failed: ${messageOf(err)}` });
         }
       }
+      // Looked at once here, so a corrupt state entry above the instruction is said once.
+      const warnings: string[] = [];
+      const stateBlock = this.sent.fullBlock(userEntryId, blocks, warnings);
+      const turnEntryId = userEntryId;
+      for (const w of warnings) this.emit({ type: 'warning', message: w });
       const loop = await runToolLoop({
         session,
         client: deps.client,
@@ -252,6 +254,8 @@ export class TurnRunner {
         lang: deps.lang,
         system: buildSystemPrompt({ lang: deps.lang, title: deps.title, style: deps.style }),
         stateBlock,
+        blocks: (messages, oldTurns) => this.sent.blocks(messages, oldTurns, blocks, { current: turnEntryId }),
+        ...(recalled ? { recall: recalled } : {}),
         maxSteps: Math.max(1, Math.floor(deps.maxSteps)),
         model: deps.model,
         temperature: deps.temperature,

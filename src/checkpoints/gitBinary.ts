@@ -3,7 +3,7 @@
 // folder first on Windows (and wherever PATH has "." or an empty entry): a git.exe planted in a
 // novel received from someone else would run. So the name is resolved against the safe PATH
 // folders only (absolute, outside the book) and git is started by its full path.
-import * as fs from 'node:fs';
+import { constants as fsConstants, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { CheckpointError, messages } from './errors';
 import { isInside, safePathEntries } from './gitEnv';
@@ -22,7 +22,7 @@ export interface ResolveOptions {
  * PATH) or a full path chosen by the caller. Throws gitMissing when there is no such program, when
  * a relative path is given, or when the program lies inside the book folder.
  */
-export function resolveGitBinary(binary: string, root: string, opts: ResolveOptions = {}): string {
+export async function resolveGitBinary(binary: string, root: string, opts: ResolveOptions = {}): Promise<string> {
   const platform = opts.platform ?? process.platform;
   const missing = (why: string) => new CheckpointError('gitMissing', messages.gitMissing(binary), why);
   if (path.isAbsolute(binary)) {
@@ -35,16 +35,18 @@ export function resolveGitBinary(binary: string, root: string, opts: ResolveOpti
   for (const dir of safePathEntries(pathValue, root)) {
     for (const name of names) {
       const candidate = path.join(dir, name);
-      if (isProgram(candidate, platform)) return candidate;
+      if (await isProgram(candidate, platform)) return candidate;
     }
   }
   throw missing(`no ${binary} in any folder of PATH outside the book`);
 }
 
-function isProgram(p: string, platform: NodeJS.Platform): boolean {
+// Asynchronous: this runs on the extension host's thread, where a blocking stat per PATH folder
+// would stall the editor (a network drive on PATH can take seconds).
+async function isProgram(p: string, platform: NodeJS.Platform): Promise<boolean> {
   try {
-    if (!fs.statSync(p).isFile()) return false;
-    if (platform !== 'win32') fs.accessSync(p, fs.constants.X_OK);
+    if (!(await fsp.stat(p)).isFile()) return false;
+    if (platform !== 'win32') await fsp.access(p, fsConstants.X_OK);
     return true;
   } catch {
     return false;

@@ -53,9 +53,6 @@ export function isolatedEnv(p: ShadowPaths, extra: Record<string, string> = {}, 
     GIT_ALLOW_PROTOCOL: 'worldline-no-protocol',
     GIT_NO_LAZY_FETCH: '1',
     LC_ALL: 'C', // stable, parseable messages
-    // simple-git waits an extra 50 ms after any command that printed nothing (update-ref,
-    // update-index, read-tree…). One trace line on stderr avoids that wait; we drop it again.
-    GIT_TRACE: '1',
     GIT_AUTHOR_NAME: AUTHOR_NAME,
     GIT_AUTHOR_EMAIL: AUTHOR_EMAIL,
     GIT_COMMITTER_NAME: AUTHOR_NAME,

@@ -6,32 +6,15 @@ export type FileStatus = 'A' | 'M' | 'D';
 export interface RawDiffEntry {
   status: FileStatus;
   newMode: string;
+  /** The object the path has on the new side (zeros when deleted). */
+  newOid: string;
   path: string;
-}
-
-export interface IndexListing {
-  /** Every path in the index. */
-  indexed: Set<string>;
-  /** Index paths whose file on disk differs by stat, or is gone. */
-  dirty: Set<string>;
 }
 
 function records(out: string): string[] {
   const parts = out.split('\0');
   if (parts.at(-1) === '') parts.pop();
   return parts;
-}
-
-/** `git ls-files -z -t -c -m -d`: "H path" per entry, plus "C path" (changed) and "R path" (removed). */
-export function parseLsFilesTagged(out: string): IndexListing {
-  const listing: IndexListing = { indexed: new Set(), dirty: new Set() };
-  for (const rec of records(out)) {
-    const tag = rec[0];
-    const p = rec.slice(2);
-    if (tag === 'C' || tag === 'R') listing.dirty.add(p);
-    else listing.indexed.add(p);
-  }
-  return listing;
 }
 
 /** `--name-status -z --no-renames`: "M\0path\0". Type changes count as modifications. */
@@ -48,7 +31,7 @@ export function parseRawDiff(out: string): RawDiffEntry[] {
   const result: RawDiffEntry[] = [];
   for (let i = 0; i + 1 < recs.length; i += 2) {
     const meta = recs[i].replace(/^:/, '').split(' ');
-    result.push({ status: toStatus(meta[4] ?? 'M'), newMode: meta[1] ?? '', path: recs[i + 1] });
+    result.push({ status: toStatus(meta[4] ?? 'M'), newMode: meta[1] ?? '', newOid: meta[3] ?? '', path: recs[i + 1] });
   }
   return result;
 }

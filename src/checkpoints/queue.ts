@@ -1,5 +1,5 @@
-// One queue per shadow repo path, shared by every ShadowRepo handle in this process: simple-git
-// does not serialise separate instances, and the index and refs must see one writer at a time.
+// One queue per shadow repo path, shared by every ShadowRepo handle in this process: separate
+// handles run their own git processes, and the index and refs must see one writer at a time.
 // `generation` increases when the store is rebuilt, so older handles stop writing into it.
 import * as path from 'node:path';
 import { Stamps } from './refs';

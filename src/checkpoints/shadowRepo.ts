@@ -15,7 +15,10 @@ import { BASELINE, checkCommitId, TURNS, turnRef, UNDO } from './refs';
 import { restoreTo } from './restore';
 import { isSafeRelative } from './safePaths';
 import { snapshot, type Keep } from './snapshot';
-import { healIndex, isIndexCorruption, syncIndex, type SyncResult } from './stage';
+import { syncDirty } from './dirtySync';
+import type { IndexView } from './indexView';
+import type { ChangeFeed, ChangedPaths } from '../project/manuscriptChanges';
+import { healIndex, isIndexCorruption, syncFull } from './stage';
 import { checkGit, createStore, ensureInfoFiles, fsckReport, moveStoreAside, readHead, resolveCommit, storeExists, storePaths, type Head } from './store';
 import type { ChangedFile, CheckpointResult, Health, RestoreResult } from './types';
 import { DEFAULT_MAX_FILES } from './walk';
@@ -35,6 +38,27 @@ export interface ShadowRepoOptions {
   staleLockMs?: number;
   /** Pack the store after this many new commits (default 200; 0 = only when maintain() is called). */
   maintainEvery?: number;
+  /**
+   * The manuscript change feed (the agent's writes, restores, the editor's saves and file
+   * watcher). With it a checkpoint looks only at the paths reported changed, and walks the whole
+   * book only at `prepare()`, when idle, and when the feed says 'all'. Without it every
+   * checkpoint walks the book (anything may have changed).
+   */
+  changes?: ChangeFeed;
+  /** With a feed: the whole book is walked again after this long without a store operation (default 60 s; 0: never). */
+  idleWalkMs?: number;
+  /** Told of every git process started (tests count them). */
+  onSpawn?: (args: readonly string[]) => void;
+  /** The long-lived git processes stop after this long unused (default 10 minutes). */
+  pipeIdleMs?: number;
+}
+
+/** What `prepare()` found. */
+export interface Prepared {
+  /** Manuscript files in the index now. */
+  files: number;
+  /** Files that differ from the last checkpoint (the next checkpoint records them). */
+  changed: number;
 }
 
 export class ShadowRepo {
@@ -45,6 +69,11 @@ export class ShadowRepo {
   private readonly resolved = new Map<string, Head>();
   private readonly reported = new Set<string>();
   private readonly ctx: StoreContext;
+  private readonly unlisten: (() => void) | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private closed = false;
+  /** False when the store does not trust the executable bit (core.filemode false). */
+  private readonly fileMode: boolean;
 
   private constructor(
     private readonly runner: GitRunner,
@@ -54,7 +83,9 @@ export class ShadowRepo {
     readonly created: boolean,
     /** Where `rebuild` moved the previous store, if it did. */
     readonly movedAside?: string,
+    fileMode = true,
   ) {
+    this.fileMode = fileMode;
     this.root = runner.paths.root;
     this.gitDir = runner.paths.gitDir;
     this.matcher = matcher;
@@ -73,6 +104,9 @@ export class ShadowRepo {
       },
       sync: () => this.sync(),
     };
+    const gitDir = this.gitDir;
+    // Reported changes go to the store's shared set (every handle on the store stages from it).
+    this.unlisten = opts.changes?.listen((p: ChangedPaths) => sharedState(gitDir).dirty.add(p));
   }
 
   /**
@@ -81,7 +115,7 @@ export class ShadowRepo {
    */
   static async open(root: string, opts: ShadowRepoOptions): Promise<ShadowRepo | CheckpointUnavailable> {
     const paths = storePaths(root);
-    const runner = new GitRunner({ ...paths, binary: opts.gitBinary, log: opts.log, staleLockMs: opts.staleLockMs });
+    const runner = runnerFor(paths, opts);
     try {
       const matcher = manuscriptFrom(opts.globs);
       await requireFolder(paths.root);
@@ -98,9 +132,10 @@ export class ShadowRepo {
           await ensureInfoFiles(paths.gitDir);
         }
         resetSharedState(paths.gitDir, await readHead(runner));
-        return new ShadowRepo(runner, matcher, opts, created);
+        return new ShadowRepo(runner, matcher, opts, created, undefined, await trustsFileMode(runner));
       });
     } catch (err) {
+      runner.close();
       const e = classifyGitError(err, runner.binary);
       opts.log?.(`checkpoints unavailable: ${e.message}${e.detail ? ` (${e.detail})` : ''}`);
       const kind = e.kind === 'gitMissing' || e.kind === 'corrupt' ? e.kind : 'error';
@@ -115,7 +150,7 @@ export class ShadowRepo {
    */
   static async rebuild(root: string, opts: ShadowRepoOptions): Promise<ShadowRepo> {
     const paths = storePaths(root);
-    const runner = new GitRunner({ ...paths, binary: opts.gitBinary, log: opts.log, staleLockMs: opts.staleLockMs });
+    const runner = runnerFor(paths, opts);
     const matcher = manuscriptFrom(opts.globs);
     await requireFolder(paths.root);
     await checkGit(runner);
@@ -125,7 +160,7 @@ export class ShadowRepo {
       if (movedAside) opts.log?.(`checkpoints: moved the old store to ${movedAside}`);
       await createStore(runner);
       resetSharedState(paths.gitDir, null);
-      const repo = new ShadowRepo(runner, matcher, opts, true, movedAside);
+      const repo = new ShadowRepo(runner, matcher, opts, true, movedAside, await trustsFileMode(runner));
       await snapshot(repo.ctx, `${BASELINE}/${stampsOf(paths.gitDir).next()}`, 'Baseline of a rebuilt checkpoint store', true);
       return repo;
     });
@@ -144,13 +179,15 @@ export class ShadowRepo {
       try {
         const state = this.ctx.state;
         state.head = await readHead(this.runner);
+        // HEAD moved under us (another program): what we knew of the index is not to be trusted.
+        if (state.view && state.view.commit !== (state.head?.commit ?? null)) this.forgetIndex();
         let out: string;
         try {
           out = await fsckReport(this.runner);
         } catch (err) {
           if (!isIndexCorruption(classifyGitError(err, this.runner.binary))) throw err;
           await healIndex(this.runner, state.head?.tree, this.opts.log);
-          state.indexClean = false;
+          this.forgetIndex();
           out = await fsckReport(this.runner);
         }
         // Name a missing object first: that is what a crash or a sync tool usually leaves.
@@ -198,7 +235,7 @@ export class ShadowRepo {
       const out = await this.runner.run(['for-each-ref', '--format=%(refname)', '--contains', result.commit, 'refs/worldline']);
       const others = out.split('\n').map((l) => l.trim()).filter((l) => l !== '' && l !== result.ref);
       if (others.length === 0) return false;
-      await this.runner.run(['update-ref', '-d', result.ref, result.commit]);
+      await this.runner.updateRefs([{ ref: result.ref, expected: result.commit }]);
       return true;
     });
   }
@@ -208,6 +245,7 @@ export class ShadowRepo {
       const ref = turnRef(sessionId, turnId, stampsOf(this.gitDir).next());
       const message = `Turn ${turnId} (session ${sessionId})`;
       const result = await this.exclusive(() => (keep ? snapshot(this.ctx, ref, message, true, keep) : snapshot(this.ctx, ref, message, true)));
+      this.armIdleWalk();
       const every = this.opts.maintainEvery ?? 200;
       if (every > 0 && this.ctx.state.commitsSincePack >= every) {
         // Queued behind the turn and not awaited: the turn has its result already.
@@ -233,7 +271,35 @@ export class ShadowRepo {
    */
   async restore(commit: string, opts: { undoable?: boolean } = {}): Promise<RestoreResult> {
     checkCommitId(commit);
-    return this.exclusive(async () => restoreTo(this.ctx, await this.resolve(commit), stampsOf(this.gitDir).next(), opts.undoable ?? true));
+    try {
+      return await this.exclusive(async () => restoreTo(this.ctx, await this.resolve(commit), stampsOf(this.gitDir).next(), opts.undoable ?? true));
+    } finally {
+      this.armIdleWalk();
+    }
+  }
+
+  /**
+   * The full walk, without a commit or a ref: the index comes in line with the whole manuscript
+   * (at first that is every chapter hashed into the store, seconds for a big book) and the tree is
+   * written, so the next checkpoint only commits. Run at open, in the background, so the first
+   * checkpoint of a book is never taken in front of the novelist (a turn that comes first waits
+   * in the queue for this and nothing else); and when idle, as the safety net under the feed.
+   */
+  async prepare(): Promise<Prepared> {
+    return this.exclusive(async () => {
+      this.ctx.state.dirty.add('all');
+      const view = await this.sync();
+      if (!view.clean && view.stagedTree === undefined) view.stagedTree = (await this.runner.run(['write-tree'])).trim();
+      return { files: view.size, changed: view.differences };
+    });
+  }
+
+  /** Stops listening to the feed and the long-lived git processes (the window closes, or the store is let go). */
+  close(): void {
+    this.closed = true;
+    this.unlisten?.();
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.runner.close();
   }
 
   /**
@@ -255,7 +321,7 @@ export class ShadowRepo {
       if (!last || (expected !== undefined && last.ref !== expected)) return undefined;
       // The undo takes a safety checkpoint of its own, so the manuscript it replaces stays recoverable.
       const result = await restoreTo(this.ctx, await this.resolve(last.commit), stampsOf(this.gitDir).next(), false);
-      await this.runner.run(['update-ref', '-d', last.ref, last.commit]);
+      await this.runner.updateRefs([{ ref: last.ref, expected: last.commit }]);
       return result;
     });
   }
@@ -317,7 +383,10 @@ export class ShadowRepo {
 
   /** A new manuscript; the next checkpoint tracks exactly what it matches. Throws on unusable globs. */
   setGlobs(globs: ManuscriptSpec): void {
-    this.matcher = manuscriptFrom(globs);
+    const matcher = manuscriptFrom(globs);
+    // Other files are manuscript now, and some are not any more: only a walk can tell which.
+    if (matcher !== this.matcher) this.ctx.state.dirty.add('all');
+    this.matcher = matcher;
   }
 
   // ---- internals: they run inside the queue, so they never call exclusive() ----
@@ -331,23 +400,60 @@ export class ShadowRepo {
     });
   }
 
-  /** Stages the manuscript; repairs a damaged index once. */
-  private async sync(): Promise<SyncResult> {
-    const max = this.opts.maxFiles ?? DEFAULT_MAX_FILES;
+  /**
+   * Stages the manuscript: from the paths reported changed when the index is known, else by a
+   * full walk (and always by one without a feed). Repairs a damaged index once.
+   */
+  private async sync(): Promise<IndexView> {
     const state = this.ctx.state;
-    let result: SyncResult;
+    const taken: ChangedPaths = this.opts.changes ? state.dirty.take() : 'all';
     try {
-      result = await syncIndex(this.runner, this.matcher, max);
+      return await this.syncTaken(taken);
     } catch (err) {
+      if (this.opts.changes) state.dirty.restore(taken);
       if (!isIndexCorruption(classifyGitError(err, this.runner.binary))) throw err;
       await healIndex(this.runner, state.head?.tree, this.opts.log);
-      state.indexClean = false;
-      result = await syncIndex(this.runner, this.matcher, max);
+      this.forgetIndex();
+      return this.syncTaken('all');
     }
-    if (result.staged) state.indexClean = false;
+  }
+
+  private async syncTaken(taken: ChangedPaths): Promise<IndexView> {
+    const state = this.ctx.state;
+    const max = this.opts.maxFiles ?? DEFAULT_MAX_FILES;
+    const view = state.view && state.view.commit === (state.head?.commit ?? null) ? state.view : undefined;
+    if (taken !== 'all' && view) {
+      if (taken.length === 0) return view;
+      const r = await syncDirty({ runner: this.runner, matcher: this.matcher, view, maxFiles: max, fileMode: this.fileMode }, taken);
+      for (const s of r.skipped) this.report(`checkpoints: not tracked (${s.reason}): ${s.path}`);
+      // Changed while git read them: looked at again next time.
+      if (r.unsettled.length > 0) state.dirty.add(r.unsettled);
+      return view;
+    }
+    state.view = undefined;
+    const result = await syncFull({ runner: this.runner, matcher: this.matcher, maxFiles: max, head: state.head, view });
+    state.view = result.view;
     for (const s of result.skipped) this.report(`checkpoints: not tracked (${s.reason}): ${s.path}`);
     for (const r of result.nestedRepos) this.report(`checkpoints: ${r}/ is its own git repository; its manuscript files are checkpointed, its .git is left alone`);
-    return result;
+    return result.view;
+  }
+
+  /** What we knew of the index is gone: the next sync walks the whole book. */
+  private forgetIndex(): void {
+    this.ctx.state.view = undefined;
+    this.ctx.state.dirty.add('all');
+  }
+
+  /** With a feed, the book is walked again once the store has been quiet for a while. */
+  private armIdleWalk(): void {
+    const ms = this.opts.idleWalkMs ?? 60_000;
+    if (!this.opts.changes || ms <= 0 || this.closed) return;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = undefined;
+      this.prepare().catch((err: unknown) => this.opts.log?.(`checkpoints: the idle walk failed: ${classifyGitError(err, this.runner.binary).message}`));
+    }, ms);
+    this.idleTimer.unref();
   }
 
   /** Part of health(): the session's checkpoint commits that the store does not have. */
@@ -382,6 +488,23 @@ export class ShadowRepo {
     this.reported.add(line);
     this.opts.log?.(line);
   }
+}
+
+function runnerFor(paths: { root: string; gitDir: string }, opts: ShadowRepoOptions): GitRunner {
+  return new GitRunner({
+    ...paths,
+    binary: opts.gitBinary,
+    log: opts.log,
+    staleLockMs: opts.staleLockMs,
+    ...(opts.onSpawn ? { onSpawn: opts.onSpawn } : {}),
+    ...(opts.pipeIdleMs !== undefined ? { pipeIdleMs: opts.pipeIdleMs } : {}),
+  });
+}
+
+/** core.filemode as git reads it (true unless the store says false, as on Windows). */
+async function trustsFileMode(runner: GitRunner): Promise<boolean> {
+  const out = await runner.tryRun(['config', '--bool', '--get', 'core.filemode']);
+  return out?.trim() !== 'false';
 }
 
 async function requireFolder(root: string): Promise<void> {

@@ -90,6 +90,7 @@ export class StoreHandle {
     const book = this.deps.book();
     if (!book) return undefined;
     const repo = await ShadowRepo.rebuild(book.root, this.storeOptions(book.globs));
+    this.repo?.close();
     this.repo = repo;
     this.failedWith = undefined;
     return repo.movedAside ? { repo, aside: path.relative(book.root, repo.movedAside) } : { repo };
@@ -123,6 +124,12 @@ export class StoreHandle {
     const at = parseDocumentPath(docPath);
     const repo = at && (await this.store());
     return (repo && (await repo.readAt(at.commit, at.file))) ?? '';
+  }
+
+  /** The window closes: the store stops its git processes and its feed. */
+  dispose(): void {
+    this.repo?.close();
+    this.repo = undefined;
   }
 
   private storeOptions(globs: ManuscriptSpec): ShadowRepoOptions {

@@ -25,7 +25,14 @@ export interface WalkResult {
 
 export const DEFAULT_MAX_FILES = 100_000;
 
-export async function walkManuscript(root: string, matcher: ManuscriptMatcher, maxFiles = DEFAULT_MAX_FILES): Promise<WalkResult> {
+/** Entries looked at between two yields to the event loop (a folder of 20,000 chapters is one readdir). */
+const YIELD_EVERY = 1000;
+
+/**
+ * `start`: a folder (relative, POSIX) to walk instead of the whole book; the caller has checked
+ * that the walk of the book would enter it. Its files are listed as from the book folder.
+ */
+export async function walkManuscript(root: string, matcher: ManuscriptMatcher, maxFiles = DEFAULT_MAX_FILES, start = ''): Promise<WalkResult> {
   const result: WalkResult = { files: [], skipped: [], nestedRepos: [] };
 
   async function visit(rel: string): Promise<void> {
@@ -38,7 +45,10 @@ export async function walkManuscript(root: string, matcher: ManuscriptMatcher, m
       return;
     }
     const subdirs: Promise<void>[] = [];
+    let seen = 0;
     for (const e of entries) {
+      // Matching is synchronous work: a big folder gives the event loop its turn now and then.
+      if (++seen % YIELD_EVERY === 0) await yieldToLoop();
       const child = rel === '' ? e.name : `${rel}/${e.name}`;
       if (e.name.toLowerCase() === '.git') {
         if (rel !== '') result.nestedRepos.push(rel);
@@ -61,8 +71,13 @@ export async function walkManuscript(root: string, matcher: ManuscriptMatcher, m
     await Promise.all(subdirs);
   }
 
-  await visit('');
+  await visit(start);
   return result;
+}
+
+/** Lets timers and I/O callbacks run (setImmediate: after the poll phase, not a 1 ms timer). */
+export function yieldToLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 type Kind = 'file' | 'dir' | 'symlink' | 'special' | 'unknown';

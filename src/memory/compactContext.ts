@@ -1,15 +1,15 @@
 // Old turns' tool payloads, shortened to one line each. A tool result (a file read, a listing) and
 // the arguments of a tool call (whole chapters passed to write_file) are the bulk of an agent's
 // context, and once a turn is old their text is on disk and, after compaction, in the summary.
-// The boundary of "old" moves in steps of `step` turns, not every turn: between steps the replayed
-// prefix stays byte-identical, so provider prompt caches keep hitting.
+// Shortening rewrites bytes in the middle of the replayed prefix, so the boundary of "old" moves
+// only when the prefix changes anyway: when a summary is written (the turns before it are old from
+// then on, see `oldTurnsFor`). Between summaries the replay stays byte-identical and provider prompt
+// caches keep hitting; if no summary comes, it still moves, in steps of many turns.
 import type { ContextMessage } from '../session/entries';
 import { clip } from '../state/json';
 import type { Lang } from './types';
 
 export interface ShortenOptions {
-  /** The boundary moves this many turns at a time; default `keepRecentTurns` (at least 1). */
-  step?: number;
   /** Longest kept line of a result; default 120. */
   resultChars?: number;
   /** Longest kept line of an argument value; default 60. */
@@ -17,16 +17,41 @@ export interface ShortenOptions {
   lang?: Lang;
 }
 
-export function shortenOldToolPayloads(messages: readonly ContextMessage[], keepRecentTurns: number, options: ShortenOptions = {}): ContextMessage[] {
-  const keep = Math.max(0, Math.floor(keepRecentTurns));
-  const step = Math.max(1, Math.floor(options.step ?? (keep || 1)));
+export interface OldTurnsInput {
+  /** Instructions (user messages) in the replayed context, the newest (under way) included. */
+  turns: number;
+  /** Instructions that lie before the branch's active summary entry: old since it was written. */
+  beforeSummary: number;
+  /** The recent turns a summary keeps verbatim (`keepTurns`). */
+  keep: number;
+  /** Without a summary the boundary still moves, this many turns at a time (one prefix change each). */
+  step: number;
+}
+
+/**
+ * How many turns, from the first, are old: those before the summary, or, when the summary that
+ * was due has not come, whole steps of the turns before the newest beyond the kept ones. With
+ * `step` the summary's N, a summary is due after the turn that makes `keep + N` finished turns
+ * (plan.ts), so in a working session only summaries move the boundary.
+ */
+export function oldTurnsFor(input: OldTurnsInput): number {
+  const turns = Math.max(0, Math.floor(input.turns));
+  const before = Math.min(turns, Math.max(0, Math.floor(input.beforeSummary)));
+  const keep = Math.max(0, Math.floor(input.keep));
+  const step = Math.max(1, Math.floor(input.step));
+  const overdue = Math.floor(Math.max(0, turns - 1 - keep) / step) * step;
+  return Math.min(turns, Math.max(before, overdue));
+}
+
+/** The first `oldTurns` turns (everything before the next turn's user message) with one-line payloads. */
+export function shortenOldToolPayloads(messages: readonly ContextMessage[], oldTurns: number, options: ShortenOptions = {}): ContextMessage[] {
   const userAt: number[] = [];
   messages.forEach((m, i) => {
     if (m.role === 'user') userAt.push(i);
   });
-  const oldTurns = Math.floor(Math.max(0, userAt.length - keep) / step) * step;
-  if (oldTurns === 0) return messages.slice();
-  const end = oldTurns < userAt.length ? (userAt[oldTurns] as number) : messages.length;
+  const old = Math.min(userAt.length, Math.max(0, Math.floor(oldTurns)));
+  if (old === 0) return messages.slice();
+  const end = old < userAt.length ? (userAt[old] as number) : messages.length;
   const lang = options.lang ?? 'en';
   const resultChars = options.resultChars ?? 120;
   const argChars = options.argumentChars ?? 60;

@@ -78,6 +78,7 @@ export async function runMemorySearch(deps: MemorySearchDeps, argsJson: string):
     rows: deps.memory.rows(),
     query: q.value[0] as Vector,
     ...(deps.memory.docFreq ? { docFreq: deps.memory.docFreq } : {}),
+    ...(deps.memory.index ? { index: deps.memory.index } : {}),
     branchIds: deps.branchIds,
     k: args.k,
     ...(deps.isCurrent ? { isCurrent: deps.isCurrent } : {}),

@@ -2,11 +2,13 @@
 // the rule that makes abandoned variants unrecallable: a regenerated reply's rows carry the id of
 // the reply that was abandoned, which is never on the surviving branch. Rows the visible context
 // already holds are skipped, identical texts are returned once, and the block lists the picks in
-// story order.
+// story order. With the store's index (rowIndex.ts) only rows that share an n-gram with the query
+// are scored; the picks are the scan's, exactly (same scores, same order, same ties).
 import { clip } from '../state/json';
 import { oneLine } from '../state/text';
 import type { DocFreq } from './docFreq';
 import type { Embedder } from './embed';
+import type { RecallIndex } from './rowIndex';
 import { score as cosine, withDenseQuery, type Vector } from './vector';
 import { ok, type Lang, type MemoryRow, type Result } from './types';
 
@@ -16,6 +18,8 @@ export const RECALL_K = 6;
 export interface MemorySource {
   rows(): readonly MemoryRow[];
   readonly docFreq?: DocFreq;
+  /** Posting lists over `rows()` (row i is row i), so a query scores only rows sharing an n-gram with it. */
+  readonly index?: RecallIndex;
 }
 
 export interface RecallHit {
@@ -29,6 +33,8 @@ export interface RecallInput {
   query: Vector;
   /** Weighs a sparse query's n-grams by rarity (`store.docFreq`). */
   docFreq?: DocFreq;
+  /** The index over `rows` (`store.index`); without it every row is scanned. */
+  index?: RecallIndex;
   /** Ids of every entry on the current branch (`branchIdsOf(session.path())`). */
   branchIds: ReadonlySet<string>;
   k?: number;
@@ -48,10 +54,39 @@ export function branchIdsOf(path: readonly { id: string }[]): Set<string> {
   return ids;
 }
 
-/** Top-k rows on the branch by cosine, best first. */
+/** Top-k rows on the branch by cosine, best first; ties: the earlier row first. */
 export function recall(input: RecallInput): RecallHit[] {
   const q = input.docFreq ? input.docFreq.weigh(input.query) : input.query;
+  const index = input.index;
+  if (index !== undefined && index.size === input.rows.length && Math.floor(input.k ?? RECALL_K) > 0) return pickScored(input, index, index.scores(q));
   return withDenseQuery(q, (query) => scanBranch(input, query));
+}
+
+/**
+ * The scan's picks from scores computed beforehand: rows in the same order, through the same
+ * tests and the same insertion, so the result is the scan's. Only the order of the tests differs
+ * (the cheap score test first), and all but the admission are independent of each other.
+ */
+function pickScored(input: RecallInput, index: RecallIndex, scores: Float64Array): RecallHit[] {
+  const k = Math.max(0, Math.floor(input.k ?? RECALL_K));
+  const { rows, branchIds } = input;
+  const excludeIds = input.excludeNodeIds;
+  const admit = admission(input.excludeTexts ?? [], input.isCurrent);
+  const floor = input.minScore ?? 0;
+  const top: RecallHit[] = [];
+  // The scan's two score tests in one: above the floor, and above the k-th best once there are k.
+  let bar = floor;
+  for (let i = 0; i < rows.length; i++) {
+    const score = scores[i] as number;
+    if (score <= bar) continue;
+    if (!index.hasVector(i)) continue;
+    const row = rows[i] as MemoryRow;
+    if (!branchIds.has(row.nodeId) || (excludeIds !== undefined && excludeIds.has(row.nodeId))) continue;
+    if (!admit(row, top)) continue;
+    insert(top, { row, score }, k);
+    if (top.length === k) bar = (top[k - 1] as RecallHit).score;
+  }
+  return top;
 }
 
 function scanBranch(input: RecallInput, query: Float32Array): RecallHit[] {
@@ -75,7 +110,7 @@ function scanBranch(input: RecallInput, query: Float32Array): RecallHit[] {
   return top;
 }
 
-/** The same scan with no branch filter: the bench's baseline. Never use it for the agent. */
+/** The scan with no branch filter and no index: a baseline for benches. Never use it for the agent. */
 export function recallUnfiltered(rows: readonly MemoryRow[], queryVector: Vector, k = RECALL_K, docFreq?: DocFreq): RecallHit[] {
   return withDenseQuery(docFreq ? docFreq.weigh(queryVector) : queryVector, (query) => scanAll(rows, query, k));
 }
@@ -169,7 +204,10 @@ export interface TurnRecallInput {
 /** Recall before a turn: embed the query, filter to the branch, skip what is visible, format. */
 export async function recallForTurn(deps: TurnRecallDeps, input: TurnRecallInput): Promise<Result<{ hits: RecallHit[]; block: string }>> {
   const rows = deps.memory.rows();
-  if (!rows.some((r) => r.vector !== undefined && input.branchIds.has(r.nodeId))) return ok({ hits: [], block: '' });
+  const index = deps.memory.index !== undefined && deps.memory.index.size === rows.length ? deps.memory.index : undefined;
+  // Nothing to find on this branch: no embedding call (a remote one costs a round trip).
+  const hasVector = index ? (i: number) => index.hasVector(i) : (i: number) => (rows[i] as MemoryRow).vector !== undefined;
+  if (!rows.some((r, i) => hasVector(i) && input.branchIds.has(r.nodeId))) return ok({ hits: [], block: '' });
   const q = await deps.embedder.embed([recallQueryText(input.instruction, input.lastReply)], deps.signal);
   if (!q.ok) return q;
   const visible = input.visible ?? [];
@@ -177,6 +215,7 @@ export async function recallForTurn(deps: TurnRecallDeps, input: TurnRecallInput
     rows,
     query: q.value[0] as Vector,
     ...(deps.memory.docFreq ? { docFreq: deps.memory.docFreq } : {}),
+    ...(index ? { index } : {}),
     branchIds: input.branchIds,
     k: input.k ?? RECALL_K,
     excludeNodeIds: new Set(visible.map((m) => m.entryId)),

@@ -6,12 +6,13 @@
 import type { ExtraTool } from '../agent/turnTypes';
 import type { WorldlineSettings } from '../model/settings';
 import type { ChatCompleter } from '../model/types';
-import { isChainEntry, type ContextMessage } from '../session/entries';
+import { isChainEntry } from '../session/entries';
 import type { Session } from '../session/session';
 import { formatState } from '../state/format';
 import { Branch, type BranchOptions } from '../story/branch';
 import { archiveEntries } from './archive';
-import { shortenOldToolPayloads } from './compactContext';
+import type { ContextTransform } from '../agent/sentBlocks';
+import { oldTurnsFor, shortenOldToolPayloads } from './compactContext';
 import { currentRowFilter, editedSinceArchive, type RowFilter } from './currency';
 import type { Embedder } from './embed';
 import { memoryToolSchema, runMemorySearch } from './memoryTool';
@@ -73,6 +74,8 @@ interface OpenMemory {
 export class SessionMemory {
   private opened: Promise<OpenMemory | { failed: string }> | undefined;
   private closed = false;
+  /** The store could not be opened: there will be no summaries in this window. */
+  private storeFailed = false;
   /** The last compaction queued: each one starts when the one before it has ended. */
   private compacting: Promise<unknown> = Promise.resolve();
 
@@ -110,12 +113,12 @@ export class SessionMemory {
     const memory = await this.memory();
     if (!memory) return undefined;
     const session = this.session;
-    const path = session.path(userEntryId);
-    const lastReply = [...path].reverse().find((e) => e.type === 'assistant' && e.id !== userEntryId);
+    // The kept branch answers these without a pass over the whole path (src/session/keptBranch.ts).
+    const lastReply = session.pathView(userEntryId).lastOfType('assistant');
     const visible = session.contextWithSummary(userEntryId).messages;
     const view = sessionTextView(session);
     // Messages edited after they were archived: their new words go into memory before recall.
-    const edited = editedSinceArchive(path, (id) => session.sideFor(id, 'edit') !== undefined, new Set(visible.map((m) => m.entryId)));
+    const edited = editedSinceArchive(session.editedOnPath(userEntryId), (id) => session.sideFor(id, 'edit') !== undefined, new Set(visible.map((m) => m.entryId)));
     if (edited.length > 0 && !session.readOnly) {
       const archived = await archiveEntries({ store: memory.store, embedder: memory.embedder }, { entries: edited, view });
       if (!archived.ok) this.options.log.warn(`memory: ${archived.error.message}`);
@@ -123,7 +126,7 @@ export class SessionMemory {
     const result = await recallForTurn({ memory: memory.store, embedder: memory.embedder }, {
       instruction,
       lastReply: lastReply ? session.textOf(lastReply.id) : '',
-      branchIds: branchIdsOf(path),
+      branchIds: session.pathIds(userEntryId),
       visible,
       k: settings.recallCount,
       lang: this.lang(),
@@ -152,10 +155,20 @@ export class SessionMemory {
     };
   }
 
-  /** Old turns' tool payloads shortened to one line each in the replayed context. */
-  transformContext(): (messages: ContextMessage[]) => ContextMessage[] {
+  /**
+   * Old turns' tool payloads shortened to one line each in the replayed context. Old are the turns
+   * before the active summary, so the boundary moves when a summary changes the prefix anyway;
+   * without summaries it moves every `everyTurns` turns beyond the kept ones, and when the store
+   * cannot be opened (no summary will come) every `keepTurns`, as small steps keep the context small.
+   */
+  transformContext(): ContextTransform {
     const lang = this.lang();
-    return (messages) => shortenOldToolPayloads(messages, this.options.settings().memory.keepTurns, { lang });
+    return (messages, at) => {
+      const { keepTurns, everyTurns } = this.options.settings().memory;
+      const turns = messages.reduce((n, m) => (m.role === 'user' ? n + 1 : n), 0);
+      const oldTurns = oldTurnsFor({ turns, beforeSummary: at.beforeSummary, keep: keepTurns, step: this.storeFailed ? keepTurns : everyTurns });
+      return { messages: shortenOldToolPayloads(messages, oldTurns, { lang }), oldTurns };
+    };
   }
 
   /**
@@ -238,6 +251,12 @@ export class SessionMemory {
   }
 
   private async openStore(): Promise<OpenMemory | { failed: string }> {
+    const opened = await this.openStoreOnce();
+    if ('failed' in opened) this.storeFailed = true;
+    return opened;
+  }
+
+  private async openStoreOnce(): Promise<OpenMemory | { failed: string }> {
     const { session, log } = this.options;
     let embedder: Embedder;
     try {

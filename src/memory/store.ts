@@ -5,11 +5,19 @@
 // in the file). The file is derived data: every row's text is also in the session file, so when
 // the embedder changes the rows are re-embedded and the file is rewritten whole (atomically)
 // rather than mixing vectors from two models.
+//
+// In memory the rows' vectors live in a `RowIndex` (compact arrays and posting lists, see
+// rowIndex.ts), not in the row objects: a row's `vector` is read from it on demand. The file is
+// read in chunks and each row goes into the index as it is parsed, so opening holds no second copy
+// of the rows; a rewrite is written line by line.
 import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { syncDirectory, tempPathFor } from '../common/atomic-write';
 import type { Embedder } from './embed';
 import { copyRangeToNewFile, formatBytes, openForLines, readLines } from '../session/jsonl-lines';
+import { LineWriter } from './lineWriter';
+import { RowIndex, type RecallIndex } from './rowIndex';
 import {
   DEFAULT_MEMORY_LIMITS,
   MEMORY_FORMAT_VERSION,
@@ -21,7 +29,7 @@ import {
   type ParsedMemory,
   type RowLine,
 } from './storeFormat';
-import { fail, messageOf, ok, type MemoryError, type MemoryRow, type Result, type SourceText } from './types';
+import { fail, messageOf, ok, type MemoryError, type MemoryRow, type Result, type SourceRole, type SourceText } from './types';
 import { DocFreq } from './docFreq';
 import { dimsOf, encodeVector, type Vector } from './vector';
 
@@ -37,9 +45,31 @@ export interface MemoryStoreOptions {
   /** Another window owns the novel: change nothing on disk. */
   readOnly?: boolean;
   now?: () => number;
-  /** Size limits (tests lower them); defaults in storeFormat.ts. */
-  limits?: Partial<MemoryLimits>;
+  /** Size limits (tests lower them); defaults in storeFormat.ts and `memoryBudget()`. */
+  limits?: Partial<StoreLimits>;
+  /** Rows per index segment (tests lower it to seal segments with a few rows). */
+  segmentRows?: number;
 }
+
+export interface StoreLimits extends MemoryLimits {
+  /** Memory the loaded rows may take (estimated from the file's size before reading it). */
+  maxMemoryBytes: number;
+}
+
+/** Half of this computer's memory: a memory file that needs more is refused, not loaded until the window dies. */
+export function memoryBudget(): number {
+  return Math.floor(os.totalmem() / 2);
+}
+
+/**
+ * Memory the loaded rows take per byte of file (texts, row objects, posting lists), measured on
+ * the local embedder's rows (bench/memory.bench.ts: ~540 MB for a 536 MB file of 200,000 rows);
+ * rounded up, so the estimate errs on the safe side.
+ */
+export const MEMORY_PER_FILE_BYTE = 1.1;
+
+/** Rows embedded per call when re-embedding (bounded memory, and a remote model's request size). */
+export const REEMBED_BATCH = 256;
 
 export interface MemoryLoadReport {
   warnings: string[];
@@ -53,49 +83,108 @@ export interface NewRow extends SourceText {
   vector: Vector;
 }
 
+/** A row as the store holds it: its vector is read from the store's index when asked for. */
+class StoredRow implements MemoryRow {
+  constructor(
+    readonly seq: number,
+    readonly nodeId: string,
+    readonly role: SourceRole,
+    readonly text: string,
+    private readonly set: RowSet,
+  ) {}
+
+  get vector(): Vector | undefined {
+    return this.set.index.vectorOf(this.seq);
+  }
+}
+
+/** The rows, their index and bucket counts, and which texts each node already has. */
+class RowSet {
+  readonly list: StoredRow[] = [];
+  index: RowIndex;
+  freq = new DocFreq();
+  /** Node id → its rows (one number for the usual single row, else a list). */
+  private readonly byNode = new Map<string, number | number[]>();
+
+  constructor(private readonly segmentRows?: number) {
+    this.index = this.newIndex();
+  }
+
+  newIndex(): RowIndex {
+    return new RowIndex(this.segmentRows === undefined ? {} : { segmentRows: this.segmentRows });
+  }
+
+  add(nodeId: string, role: SourceRole, text: string, vector: Vector | undefined): void {
+    const seq = this.list.length;
+    const known = this.byNode.get(nodeId);
+    // The rows of a node share one id string (the parser makes one per line).
+    const id = known === undefined ? nodeId : (this.list[typeof known === 'number' ? known : (known[0] as number)] as StoredRow).nodeId;
+    this.list.push(new StoredRow(seq, id, role, text, this));
+    if (known === undefined) this.byNode.set(id, seq);
+    else if (typeof known === 'number') this.byNode.set(id, [known, seq]);
+    else known.push(seq);
+    this.index.add(vector);
+    this.freq.add(vector);
+  }
+
+  has(nodeId: string, text: string): boolean {
+    const known = this.byNode.get(nodeId);
+    if (known === undefined) return false;
+    if (typeof known === 'number') return (this.list[known] as StoredRow).text === text;
+    return known.some((seq) => (this.list[seq] as StoredRow).text === text);
+  }
+}
+
 export class MemoryStore {
   private queue: Promise<unknown> = Promise.resolve();
   private handle: fsp.FileHandle | undefined;
   private closed = false;
-  private readonly keys = new Set<string>();
-  private freq = new DocFreq();
 
   private constructor(
     readonly file: string,
     private readonly opts: MemoryStoreOptions,
     private header: MemoryHeader | undefined,
-    private readonly list: MemoryRow[],
+    private readonly set: RowSet,
     /** True while rows lack vectors from the current embedder: appends wait for `reembed`. */
     private mismatch: boolean,
     private size: number,
     private needsNewline: boolean,
     /** Damaged lines were found: a rewrite keeps a copy of the old file first. */
     private readonly hadDamage: boolean,
-    private readonly limits: MemoryLimits,
+    private readonly limits: StoreLimits,
   ) {
-    for (const r of list) {
-      this.keys.add(keyOf(r.nodeId, r.text));
-      this.freq.add(r.vector);
-    }
+    set.index.settle();
   }
 
   static async open(opts: MemoryStoreOptions): Promise<Result<{ store: MemoryStore; report: MemoryLoadReport }>> {
     const report: MemoryLoadReport = { warnings: [], corruptLines: [] };
-    const limits = { ...DEFAULT_MEMORY_LIMITS, ...opts.limits };
-    const empty = () => ok({ store: new MemoryStore(opts.file, opts, undefined, [], false, 0, false, false, limits), report });
+    const limits: StoreLimits = { ...DEFAULT_MEMORY_LIMITS, maxMemoryBytes: memoryBudget(), ...opts.limits };
+    const empty = () => ok({ store: new MemoryStore(opts.file, opts, undefined, new RowSet(opts.segmentRows), false, 0, false, false, limits), report });
     // Read line by line within the limits: no memory file, however large or damaged, is read whole.
     let parsed: ParsedMemory;
+    let set: RowSet;
     try {
       const opened = await openForLines(opts.file, limits.maxFileBytes);
       if (opened.kind === 'missing') return empty();
       if (opened.kind === 'not-a-file') return fail('io', `${opts.file} is not a regular file, so memory cannot be read from it. Move it away; memory then starts afresh.`);
       if (opened.kind === 'too-large') return fail('io', tooLargeMessage(opts.file, `${formatBytes(opened.size)}, over the ${formatBytes(limits.maxFileBytes)} limit`));
       try {
-        const parser = new MemoryParser(limits);
+        const needs = opened.size * MEMORY_PER_FILE_BYTE;
+        if (needs > limits.maxMemoryBytes) {
+          return fail('io', tooLargeMessage(opts.file, `${formatBytes(opened.size)}; loading it would take about ${formatBytes(needs)} of memory, over the ${formatBytes(limits.maxMemoryBytes)} it may use (half of this computer's)`));
+        }
+        const rows = new RowSet(opts.segmentRows);
+        let usable: boolean | undefined;
+        const parser: MemoryParser = new MemoryParser(limits, (r) => {
+          // The header is line 1, so it is settled by the first row.
+          usable ??= parser.header !== undefined && compatible(parser.header, opts.embedder);
+          rows.add(r.nodeId, r.role, r.text, usable ? r.vector : undefined);
+        });
         const read = await readLines(opened.handle, limits, (raw) => parser.line(raw));
         if (read.tooLarge === 'bytes') return fail('io', tooLargeMessage(opts.file, `it grew past the ${formatBytes(limits.maxFileBytes)} limit while being read`));
         if (read.tooLarge === 'lines') return fail('io', tooLargeMessage(opts.file, `more than ${limits.maxLines} lines`));
         parsed = parser.finish(read.bytes);
+        set = rows;
       } finally {
         await opened.handle.close();
       }
@@ -123,7 +212,6 @@ export class MemoryStore {
       );
     }
     const usable = parsed.header !== undefined && compatible(parsed.header, opts.embedder);
-    const rows: MemoryRow[] = parsed.rows.map((r, seq) => ({ seq, nodeId: r.nodeId, role: r.role, text: r.text, vector: usable ? r.vector : undefined }));
     // Anything on disk without a usable header (rows, a damaged header, only damaged lines) waits
     // for `reembed`, which rewrites the file with a proper header.
     const mismatch = !usable && parsed.keptBytes > 0;
@@ -135,18 +223,23 @@ export class MemoryStore {
           : `The memory file's header is missing (${parsed.headerProblem ?? 'unknown'}); its rows will be re-embedded.`,
       );
     }
-    const store = new MemoryStore(opts.file, opts, parsed.header, rows, mismatch, parsed.keptBytes, parsed.missingFinalNewline, parsed.corruptLines.length > 0, limits);
+    const store = new MemoryStore(opts.file, opts, parsed.header, set, mismatch, parsed.keptBytes, parsed.missingFinalNewline, parsed.corruptLines.length > 0, limits);
     return ok({ store, report });
   }
 
   /** Every row, in archive order. Rows without a vector (awaiting `reembed`) are included. */
   rows(): readonly MemoryRow[] {
-    return this.list;
+    return this.set.list;
   }
 
   /** Row counts per bucket, for weighing queries (local embedder only). */
   get docFreq(): DocFreq {
-    return this.freq;
+    return this.set.freq;
+  }
+
+  /** The posting lists over `rows()`, for recall. */
+  get index(): RecallIndex {
+    return this.set.index;
   }
 
   get embedderId(): string {
@@ -160,7 +253,7 @@ export class MemoryStore {
 
   /** True when this exact text of this node is already stored (archiving is idempotent). */
   has(nodeId: string, text: string): boolean {
-    return this.keys.has(keyOf(nodeId, text));
+    return this.set.has(nodeId, text);
   }
 
   /** Appends rows, one write each; the file and header are created on the first row. */
@@ -169,17 +262,19 @@ export class MemoryStore {
     if (refused) return Promise.resolve(refused);
     return this.enqueue(async () => {
       let added = 0;
-      for (const row of rows) {
-        if (this.has(row.nodeId, row.text)) continue;
-        const line: RowLine = { type: 'row', nodeId: row.nodeId, role: row.role, text: row.text, vector: encodeVector(row.vector) };
-        const written = await this.writeLine(JSON.stringify(line), dimsOf(row.vector));
-        if (!written.ok) return written;
-        this.list.push({ seq: this.list.length, nodeId: row.nodeId, role: row.role, text: row.text, vector: row.vector });
-        this.freq.add(row.vector);
-        this.keys.add(keyOf(row.nodeId, row.text));
-        added++;
+      try {
+        for (const row of rows) {
+          if (this.has(row.nodeId, row.text)) continue;
+          const line: RowLine = { type: 'row', nodeId: row.nodeId, role: row.role, text: row.text, vector: encodeVector(row.vector) };
+          const written = await this.writeLine(JSON.stringify(line), dimsOf(row.vector));
+          if (!written.ok) return written;
+          this.set.add(row.nodeId, row.role, row.text, row.vector);
+          added++;
+        }
+        return ok(added);
+      } finally {
+        this.set.index.settle(); // the posting lists catch up here, not in the next recall
       }
-      return ok(added);
     });
   }
 
@@ -197,28 +292,71 @@ export class MemoryStore {
   }
 
   /**
-   * Gives every row a vector from `embedder` and, when writable, rewrites the file with the new
-   * header (temp file + rename, so a crash leaves the old file or the new one, never a mix).
+   * Gives every row a vector from `embedder`, `REEMBED_BATCH` rows a call, and, when writable,
+   * rewrites the file with the new header (temp file + rename, so a crash leaves the old file or
+   * the new one, never a mix). Nothing changes unless every row was embedded (and written).
    */
   reembed(embedder: Embedder, signal?: AbortSignal): Promise<Result<number>> {
     const refused = this.refusal(false);
     if (refused) return Promise.resolve(refused);
     return this.enqueue(async () => {
       if (embedder.id !== this.opts.embedder.id) return fail('embedder-mismatch', `The store expects "${this.opts.embedder.id}", not "${embedder.id}".`);
-      const embedded = await embedder.embed(this.list.map((r) => r.text), signal);
-      if (!embedded.ok) return embedded;
-      const vectors = embedded.value;
-      if (!this.opts.readOnly) {
-        const written = await this.rewrite(vectors);
-        if (!written.ok) return written;
+      const list = this.set.list;
+      const index = this.set.newIndex();
+      const freq = new DocFreq();
+      let out: LineWriter | undefined;
+      let header: MemoryHeader | undefined;
+      try {
+        if (!this.opts.readOnly) {
+          await fsp.mkdir(path.dirname(this.file), { recursive: true });
+          out = await LineWriter.create(tempPathFor(this.file));
+        }
+        for (let from = 0; from < list.length; from += REEMBED_BATCH) {
+          const batch = list.slice(from, from + REEMBED_BATCH);
+          const embedded = await embedder.embed(batch.map((r) => r.text), signal);
+          if (!embedded.ok) {
+            await out?.abandon();
+            return embedded;
+          }
+          if (embedded.value.length !== batch.length) {
+            await out?.abandon();
+            return fail('embed', `The embedder returned ${embedded.value.length} vectors for ${batch.length} texts.`);
+          }
+          for (let i = 0; i < batch.length; i++) {
+            const r = batch[i] as StoredRow;
+            const v = embedded.value[i] as Vector;
+            index.add(v);
+            freq.add(v);
+            if (!out) continue;
+            if (!header) {
+              header = this.newHeader(dimsOf(v));
+              await out.line(JSON.stringify(header));
+            }
+            const line: RowLine = { type: 'row', nodeId: r.nodeId, role: r.role, text: r.text, vector: encodeVector(v) };
+            await out.line(JSON.stringify(line));
+          }
+          if (out && out.bytes > this.limits.maxFileBytes) {
+            await out.abandon();
+            return fail('io', `The memory file cannot be rewritten for the new embedder: it would pass its size limit of ${formatBytes(this.limits.maxFileBytes)}. Start a new session to get memory for new writing.`);
+          }
+        }
+        if (out && !header) {
+          header = this.newHeader(this.opts.embedder.dims);
+          await out.line(JSON.stringify(header));
+        }
+      } catch (e) {
+        await out?.abandon();
+        return fail('io', `The memory file could not be rewritten for the new embedder (${messageOf(e)}).`);
       }
-      this.freq = new DocFreq();
-      this.list.forEach((r, i) => {
-        r.vector = vectors[i];
-        this.freq.add(r.vector);
-      });
+      if (out && header) {
+        const replaced = await this.replaceWith(out, header);
+        if (!replaced.ok) return replaced;
+      }
+      index.settle();
+      this.set.index = index;
+      this.set.freq = freq;
       this.mismatch = false;
-      return ok(this.list.length);
+      return ok(list.length);
     });
   }
 
@@ -248,7 +386,7 @@ export class MemoryStore {
       if (!this.handle) await this.create(dims);
       const data = Buffer.from(this.needsNewline ? `\n${line}\n` : `${line}\n`, 'utf8');
       // Nothing is written that the next open would refuse.
-      if (data.length > this.limits.maxLineBytes || this.size + data.length > this.limits.maxFileBytes || this.list.length >= this.limits.maxRows) {
+      if (data.length > this.limits.maxLineBytes || this.size + data.length > this.limits.maxFileBytes || this.set.list.length >= this.limits.maxRows) {
         return fail('io', `The memory file ${this.file} is full (its size limit is ${formatBytes(this.limits.maxFileBytes)}); new passages are not remembered. Start a new session to get memory for new writing.`);
       }
       let written = 0;
@@ -293,37 +431,22 @@ export class MemoryStore {
     return { type: 'memory', version: MEMORY_FORMAT_VERSION, sessionId: this.opts.sessionId, embedder: this.opts.embedder.id, dims, createdAt: new Date(now).toISOString() };
   }
 
-  private async rewrite(vectors: readonly Vector[]): Promise<Result<void>> {
-    const first = vectors[0];
-    const header = this.newHeader(first ? dimsOf(first) : this.opts.embedder.dims);
-    const lines = [JSON.stringify(header)];
-    this.list.forEach((r, i) => {
-      const line: RowLine = { type: 'row', nodeId: r.nodeId, role: r.role, text: r.text, vector: encodeVector(vectors[i] as Vector) };
-      lines.push(JSON.stringify(line));
-    });
-    const data = `${lines.join('\n')}\n`;
-    const temp = tempPathFor(this.file);
+  /** Puts the finished temp file in place of the memory file (a damaged one is copied aside first). */
+  private async replaceWith(out: LineWriter, header: MemoryHeader): Promise<Result<void>> {
     try {
-      await fsp.mkdir(path.dirname(this.file), { recursive: true });
-      const h = await fsp.open(temp, 'wx');
-      try {
-        await h.writeFile(data, 'utf8');
-        await h.sync();
-      } finally {
-        await h.close();
-      }
+      await out.finish();
       const old = this.handle;
       this.handle = undefined;
       await old?.close();
       if (this.hadDamage) await fsp.copyFile(this.file, `${this.file.replace(/\.jsonl$/, '')}.damaged-${stampOf(this.opts)}.jsonl`).catch(() => undefined);
-      await fsp.rename(temp, this.file);
+      await fsp.rename(out.file, this.file);
       await syncDirectory(path.dirname(this.file));
     } catch (e) {
-      await fsp.unlink(temp).catch(() => undefined);
+      await fsp.unlink(out.file).catch(() => undefined);
       return fail('io', `The memory file could not be rewritten for the new embedder (${messageOf(e)}).`);
     }
     this.header = header;
-    this.size = Buffer.byteLength(data);
+    this.size = out.bytes;
     this.needsNewline = false;
     return ok(undefined);
   }
@@ -333,10 +456,6 @@ export class MemoryStore {
     this.queue = run.catch(() => undefined);
     return run;
   }
-}
-
-function keyOf(nodeId: string, text: string): string {
-  return `${nodeId}\u0000${text}`;
 }
 
 function compatible(header: MemoryHeader, embedder: Pick<Embedder, 'id' | 'dims'>): boolean {

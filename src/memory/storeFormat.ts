@@ -1,7 +1,9 @@
 // The lines of a memory file (`.worldline/memory/<sessionId>.jsonl`), and reading its bytes with
 // the same tolerance as the session tree: a torn last line is reported for the caller to set aside,
 // a corrupt line anywhere is reported by number and skipped, a complete last line without its
-// newline is kept, a line with zeroed bytes gives up the complete rows in it. Pure: no fs.
+// newline is kept, a line with zeroed bytes gives up the complete rows in it. Rows can be handed
+// on one at a time as they are read (`onRow`), so a file of any size is never held as parsed rows
+// besides what the store keeps of them. Pure: no fs.
 import { MAX_LINES_REPORTED, RawLine, formatBytes, isCleanLine, mayBeJsonObject, splitLines } from '../session/jsonl-lines';
 import type { LineFileLimits } from '../session/limits';
 import type { SourceRole } from './types';
@@ -44,7 +46,10 @@ export interface ParsedMemory {
   /** Set when line 1 is not a usable header. */
   headerProblem?: string;
   newerVersion?: number;
+  /** The rows read, unless they were handed to `onRow` instead. */
   rows: ParsedRow[];
+  /** Rows read, either way. */
+  rowCount: number;
   corruptLines: CorruptMemoryLine[];
   tornTail?: { offset: number; bytes: number };
   missingFinalNewline: boolean;
@@ -53,14 +58,18 @@ export interface ParsedMemory {
 
 const ROLES: ReadonlySet<string> = new Set(['user', 'assistant', 'prose']);
 
-/** Size limits for the memory file: a row is a passage and its vector, far under a megabyte. */
+/**
+ * Size limits for the memory file: a row is a passage and its vector, far under a megabyte. A row
+ * of the local embedder takes 3–4 KB on disk, so the file limit holds about 600,000 rows (200,000,
+ * a 20,000-chapter book with its instructions and replies, is about 700 MB).
+ */
 export interface MemoryLimits extends LineFileLimits {
   maxRows: number;
 }
 
 export const DEFAULT_MEMORY_LIMITS: Readonly<MemoryLimits> = Object.freeze({
   maxLineBytes: 16 * 1024 * 1024,
-  maxFileBytes: 512 * 1024 * 1024,
+  maxFileBytes: 2 * 1024 * 1024 * 1024,
   maxRows: 2_000_000,
   maxLines: 4_000_000,
 });
@@ -76,21 +85,38 @@ export class TooManyRowsError extends Error {
  * over the size limit is skipped unread. Both are reported.
  */
 export class MemoryParser {
-  private readonly out: ParsedMemory = { rows: [], corruptLines: [], missingFinalNewline: false, keptBytes: 0 };
+  private readonly out: ParsedMemory = { rows: [], rowCount: 0, corruptLines: [], missingFinalNewline: false, keptBytes: 0 };
   private unlisted = 0;
   private firstUnlisted = 0;
   private lastUnlisted = 0;
+  private readonly take: (row: ParsedRow) => void;
 
-  constructor(private readonly limits: Pick<MemoryLimits, 'maxLineBytes' | 'maxRows'> = DEFAULT_MEMORY_LIMITS) {}
+  /** `onRow`: each row as it is read (line 1, the header, always comes first); the result's `rows` then stays empty. */
+  constructor(
+    private readonly limits: Pick<MemoryLimits, 'maxLineBytes' | 'maxRows'> = DEFAULT_MEMORY_LIMITS,
+    onRow?: (row: ParsedRow) => void,
+  ) {
+    const out = this.out;
+    this.take = (row) => {
+      out.rowCount++;
+      if (onRow) onRow(row);
+      else out.rows.push(row);
+    };
+  }
+
+  /** The header, once line 1 has been read. */
+  get header(): MemoryHeader | undefined {
+    return this.out.header;
+  }
 
   line(raw: RawLine): void {
     if (raw.terminated) {
-      if (isCleanLine(raw)) readLine(this.out, pieceText(raw, 0), raw.line);
+      if (isCleanLine(raw)) readLine(this.out, pieceText(raw, 0), raw.line, this.take);
       else this.damagedLine(raw);
     } else if (isCleanLine(raw)) {
       const tail = pieceText(raw, 0);
       if (parses(tail)) {
-        readLine(this.out, tail, raw.line);
+        readLine(this.out, tail, raw.line, this.take);
         this.out.missingFinalNewline = true;
       } else {
         this.out.tornTail = { offset: raw.offset, bytes: raw.bytes };
@@ -102,7 +128,7 @@ export class MemoryParser {
     } else {
       this.out.tornTail = { offset: raw.offset, bytes: raw.bytes };
     }
-    if (this.out.rows.length > this.limits.maxRows) throw new TooManyRowsError(`more than ${this.limits.maxRows} rows`);
+    if (this.out.rowCount > this.limits.maxRows) throw new TooManyRowsError(`more than ${this.limits.maxRows} rows`);
     // Bounded memory however damaged the file: past MAX_LINES_REPORTED, reports are only counted.
     while (this.out.corruptLines.length > MAX_LINES_REPORTED) {
       const extra = this.out.corruptLines.pop() as CorruptMemoryLine;
@@ -118,7 +144,7 @@ export class MemoryParser {
       out.corruptLines.push({ line: this.firstUnlisted, error: `${this.unlisted} more damaged lines (lines ${this.firstUnlisted}–${this.lastUnlisted}) were skipped too` });
     }
     out.keptBytes = out.tornTail ? out.tornTail.offset : totalBytes;
-    if (!out.header && out.headerProblem === undefined && out.newerVersion === undefined && (out.rows.length > 0 || out.corruptLines.length > 0)) {
+    if (!out.header && out.headerProblem === undefined && out.newerVersion === undefined && (out.rowCount > 0 || out.corruptLines.length > 0)) {
       out.headerProblem = 'the file has no header line';
     }
     return out;
@@ -146,7 +172,7 @@ export class MemoryParser {
       }
       const row = checkRow(o, this.out.header?.dims);
       if (typeof row !== 'string') {
-        this.out.rows.push(row);
+        this.take(row);
         recovered++;
       }
     });
@@ -185,7 +211,7 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
-function readLine(out: ParsedMemory, text: string, line: number): void {
+function readLine(out: ParsedMemory, text: string, line: number, take: (row: ParsedRow) => void): void {
   if (text.trim() === '') return;
   if (!mayBeJsonObject(text)) {
     out.corruptLines.push({ line, error: 'not valid JSON (a line must be one JSON object, {…})' });
@@ -208,7 +234,7 @@ function readLine(out: ParsedMemory, text: string, line: number): void {
   if (line === 1 && o?.['type'] !== 'row') out.headerProblem = 'line 1 is not a memory header';
   const row = o ? checkRow(o, out.header?.dims) : 'not a JSON object';
   if (typeof row === 'string') out.corruptLines.push({ line, error: row });
-  else out.rows.push(row);
+  else take(row);
 }
 
 function readHeader(out: ParsedMemory, o: Record<string, unknown>): void {

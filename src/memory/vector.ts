@@ -108,7 +108,7 @@ export function encodeVector(v: Vector): EncodedVector {
 export function decodeVector(e: unknown): Vector | undefined {
   if (typeof e === 'string') {
     const v = fromBase64(e, 4, (n) => new Float32Array(n));
-    return v && v.length > 0 && v.every(Number.isFinite) ? v : undefined;
+    return v && v.length > 0 && allFinite(v) ? v : undefined;
   }
   if (typeof e !== 'object' || e === null) return undefined;
   const o = e as Record<string, unknown>;
@@ -117,8 +117,8 @@ export function decodeVector(e: unknown): Vector | undefined {
   const narrow = dims <= 0x10000;
   const rawIdx = narrow ? fromBase64(o['idx'], 2, (n) => new Uint16Array(n)) : fromBase64(o['idx'], 4, (n) => new Uint32Array(n));
   const val = fromBase64(o['val'], 4, (n) => new Float32Array(n));
-  if (!rawIdx || !val || rawIdx.length !== val.length || !val.every(Number.isFinite)) return undefined;
-  const idx = Uint32Array.from(rawIdx);
+  if (!rawIdx || !val || rawIdx.length !== val.length || !allFinite(val)) return undefined;
+  const idx = rawIdx instanceof Uint32Array ? rawIdx : Uint32Array.from(rawIdx);
   for (let i = 0; i < idx.length; i++) if ((idx[i] as number) >= dims || (i > 0 && (idx[i] as number) <= (idx[i - 1] as number))) return undefined;
   return { dims, idx, val };
 }
@@ -130,7 +130,26 @@ function toBase64(a: Typed): string {
   return (LITTLE_ENDIAN ? buf : swapped(buf, a.BYTES_PER_ELEMENT)).toString('base64');
 }
 
+function allFinite(a: Float32Array): boolean {
+  for (let i = 0; i < a.length; i++) if (!Number.isFinite(a[i] as number)) return false;
+  return true;
+}
+
 function fromBase64<T extends Typed>(text: string, width: number, make: (n: number) => T): T | undefined {
+  // Well-formed base64 (what we write) decodes straight into the array: no second copy. Anything
+  // else takes the lenient path below, which gives what Buffer.from gives.
+  const n = Buffer.byteLength(text, 'base64');
+  if (n % width === 0) {
+    const out = make(n / width);
+    const bytes = Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+    if (bytes.write(text, 'base64') === n) {
+      if (!LITTLE_ENDIAN) {
+        if (width === 2) bytes.swap16();
+        else bytes.swap32();
+      }
+      return out;
+    }
+  }
   const raw = Buffer.from(text, 'base64');
   if (raw.length % width !== 0) return undefined;
   const bytes = LITTLE_ENDIAN ? raw : swapped(raw, width);

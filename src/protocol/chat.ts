@@ -86,12 +86,48 @@ export interface ChatStream {
   tools: ChatToolLine[];
 }
 
+/** Everything the page shows but the messages: the header, the notice line, the composer's state. */
+export type ChatHead = Omit<ChatModel, 'messages'>;
+
+/**
+ * The streaming block as a change to what the page has: keep the first `from` characters of its
+ * text, add `text`; the tool lines are sent whole (there are few).
+ */
+export interface ChatStreamDelta {
+  from: number;
+  text: string;
+  tools: ChatToolLine[];
+}
+
+/**
+ * The page is kept in step with numbered updates (src/protocol/chatMirror.ts): a `render` sets
+ * everything and starts the count at `seq`; a `patch` or `stream` applies only to the page that
+ * holds update `base`, and makes it `seq`. A page that finds a gap asks again with `ready`.
+ */
 export type ToChatPage =
-  /** `stream` is the streaming block as of this render (absent: none). */
-  | { type: 'render'; model: ChatModel; stream?: ChatStream }
-  | { type: 'stream'; text: string; tools: ChatToolLine[] }
+  /** Everything. `stream` is the streaming block as of this render (absent: none). */
+  | { type: 'render'; seq: number; model: ChatModel; stream?: ChatStream }
+  | ChatPatch
+  /** Only the streaming block changed. */
+  | ({ type: 'stream'; seq: number; base: number } & ChatStreamDelta)
   | { type: 'phase'; phase: ChatModel['phase']; busy: boolean }
   | { type: 'focusInput'; text?: string };
+
+/**
+ * The changes since update `base`, keyed by message: messages whose id stayed at their place and
+ * whose content changed are sent again (`replace`); from the first place where the ids differ,
+ * the page drops its messages and appends the new ones (`splice`). Absent parts did not change.
+ */
+export interface ChatPatch {
+  type: 'patch';
+  seq: number;
+  base: number;
+  head?: ChatHead;
+  replace?: { at: number; message: ChatMessage }[];
+  splice?: { keep: number; append: ChatMessage[] };
+  /** The streaming block changed (null: it is gone). */
+  stream?: ChatStreamDelta | null;
+}
 
 export type FromChatPage =
   | { type: 'ready' }

@@ -5,7 +5,7 @@
 import { recordedToolLines, type TranscriptMessage } from '../agent/transcript';
 import type { Say, Text } from '../common/text';
 import { isDemoModel } from '../model/models';
-import { usageSummary, type Pricing, type UsageTotals } from '../model/usage';
+import { usageTotals, type Pricing, type UsageTotals } from '../model/usage';
 import type { ChainEntry, Entry } from '../session/entries';
 import { sessionUsageText, usageText } from './usageLine';
 import type { ChatCommand, ChatMessage, ChatModel, ChatStream, ChatToolLine, ChatUsage, FromChatPage, Notice, SetupStep, ToChatPage } from './chat';
@@ -19,7 +19,15 @@ export interface ChatStory {
   readonly phase: ChatModel['phase'];
   readonly canRetry: boolean;
   readonly stream?: { readonly text: string; readonly tools: readonly ChatToolLine[] } | undefined;
-  branch(): { readonly transcript: readonly TranscriptMessage[]; readonly path: readonly ChainEntry[] };
+  branch(): ChatBranch;
+}
+
+/** What the Chat reads of a Branch (src/story/branch.ts). */
+export interface ChatBranch {
+  readonly transcript: readonly TranscriptMessage[];
+  readonly path: readonly ChainEntry[];
+  /** An entry of the session by id (a reply's usage is summed over its entries). */
+  entry(id: string): ChainEntry | undefined;
 }
 
 export interface ChatInputs {
@@ -65,15 +73,96 @@ export function chatMessage(m: TranscriptMessage, usage?: ChatUsage): ChatMessag
 }
 
 /**
+ * What a Chat keeps between refreshes, so a refresh costs what changed: the page's message for each
+ * transcript message (the kept transcript gives the same object for a message that did not
+ * change, src/story/keptTranscript.ts), and the session's usage until an entry is appended.
+ * Keyed by the translator and price list too, which the shell keeps as the same functions.
+ */
+export class ChatModelCache {
+  private readonly messages = new WeakMap<TranscriptMessage, { say: Say; pricing: Pricing | undefined; message: ChatMessage }>();
+  /** The last transcript and its page messages: most messages are found again at their place. */
+  private last: { transcript: readonly TranscriptMessage[]; messages: readonly ChatMessage[]; say: Say; pricing: Pricing | undefined } | undefined;
+  /** The session's usage over its first `count` entries. */
+  private session: { of: readonly Entry[]; count: number; pricing: Pricing | undefined; totals: UsageTotals } | undefined;
+
+  /** The page's messages for a transcript. */
+  list(transcript: readonly TranscriptMessage[], branch: ChatBranch, pricing: Pricing | undefined, say: Say): ChatMessage[] {
+    const last = this.last && this.last.say === say && this.last.pricing === pricing ? this.last : undefined;
+    const out = new Array<ChatMessage>(transcript.length);
+    for (let i = 0; i < transcript.length; i++) {
+      const m = transcript[i] as TranscriptMessage;
+      out[i] = last && last.transcript[i] === m ? (last.messages[i] as ChatMessage) : this.message(m, branch, pricing, say);
+    }
+    this.last = { transcript, messages: out, say, pricing };
+    return out;
+  }
+
+  /** The page's message for one transcript message. */
+  message(m: TranscriptMessage, branch: ChatBranch, pricing: Pricing | undefined, say: Say): ChatMessage {
+    const known = this.messages.get(m);
+    if (known && known.say === say && known.pricing === pricing) return known.message;
+    const message = chatMessage(m, replyUsage(m, branch, pricing, say));
+    this.messages.set(m, { say, pricing, message });
+    return message;
+  }
+
+  /**
+   * The usage of every call of the session. Entries are only ever appended, so the totals kept
+   * for the first entries are extended by the new ones (the whole list is summed again only when
+   * it is another list, or the price list changed).
+   */
+  sessionTotals(all: Iterable<Entry>, pricing: Pricing | undefined): UsageTotals {
+    const known = this.session;
+    if (!Array.isArray(all)) return usageTotals(all, pricing);
+    const list = all as readonly Entry[];
+    let totals: UsageTotals;
+    if (known && known.of === list && known.pricing === pricing && list.length >= known.count) {
+      if (list.length === known.count) return known.totals;
+      totals = addTotals(known.totals, usageTotals(list.slice(known.count), pricing));
+    } else {
+      totals = usageTotals(list, pricing);
+    }
+    this.session = { of: list, count: list.length, pricing, totals };
+    return totals;
+  }
+}
+
+/**
+ * The totals of two runs of calls, as `usageTotals` gives them for the two together: the cost
+ * stays only when both runs are priced in one currency (a run without calls has nothing to price).
+ */
+function addTotals(a: UsageTotals, b: UsageTotals): UsageTotals {
+  if (b.calls === 0) return a;
+  if (a.calls === 0) return b;
+  const t: UsageTotals = { calls: a.calls + b.calls, prompt: a.prompt + b.prompt, completion: a.completion + b.completion, cached: a.cached + b.cached, reasoning: a.reasoning + b.reasoning };
+  if (a.cost && b.cost && a.cost.currency === b.cost.currency) t.cost = { amount: a.cost.amount + b.cost.amount, currency: a.cost.currency };
+  return t;
+}
+
+/** A reply's usage: its model calls summed (every tool step of the reply); undefined for an instruction or when none was reported. */
+function replyUsage(m: TranscriptMessage, branch: ChatBranch, pricing: Pricing | undefined, say: Say): ChatUsage | undefined {
+  if (m.role !== 'assistant') return undefined;
+  const entries: ChainEntry[] = [];
+  for (const id of m.entryIds) {
+    const e = branch.entry(id);
+    if (e) entries.push(e);
+  }
+  const totals = usageTotals(entries, pricing);
+  return totals.calls > 0 ? chatUsage(totals, say) : undefined;
+}
+
+/**
  * The page's model. The title: the session's, else the novel's (or "Chat" when it has none), and
  * "Worldline" with no novel open. The model label: the model's name, or "no model selected"; the
- * demo model is flagged so the page can say what it is.
+ * demo model is flagged so the page can say what it is. With a cache, what did not change since
+ * the last call is not computed again.
  */
-export function chatModel(inputs: ChatInputs, say: Say): ChatModel {
-  const { story, session, novelTitle } = inputs;
+export function chatModel(inputs: ChatInputs, say: Say, cache?: ChatModelCache): ChatModel {
+  const { story, session, novelTitle, pricing } = inputs;
   const branch = story?.branch();
-  const summary = branch ? usageSummary(branch.path, inputs.pricing, session?.entries?.()) : undefined;
-  const usage = new Map((summary?.replies ?? []).map((r) => [r.id, chatUsage(r.usage, say)]));
+  const messages = !branch ? []
+    : cache ? cache.list(branch.transcript, branch, pricing, say)
+      : branch.transcript.map((m) => chatMessage(m, replyUsage(m, branch, pricing, say)));
   const model: ChatModel = {
     title: session?.title ?? (novelTitle !== undefined ? novelTitle || say(l10n.t('Chat')) : 'Worldline'),
     readOnly: session?.readOnly ?? false,
@@ -81,11 +170,16 @@ export function chatModel(inputs: ChatInputs, say: Say): ChatModel {
     phase: story?.phase ?? 'idle',
     modelLabel: inputs.model || say(l10n.t('no model selected')),
     isDemo: isDemoModel(inputs.model),
-    messages: (branch?.transcript ?? []).map((m) => chatMessage(m, m.role === 'assistant' ? usage.get(m.id) : undefined)),
+    messages,
     canRetry: story?.canRetry ?? false,
   };
   if (inputs.notice) model.notice = inputs.notice;
-  if (summary && summary.session.calls > 0) model.sessionUsage = sessionUsageText(summary.session, say);
+  if (branch) {
+    // Every call of the session, branches not taken included (they were billed too).
+    const all = session?.entries?.() ?? branch.path;
+    const totals = cache ? cache.sessionTotals(all, pricing) : usageTotals(all, pricing);
+    if (totals.calls > 0) model.sessionUsage = sessionUsageText(totals, say);
+  }
   const setup = inputs.setup ? setupStep(inputs.setup, inputs.model, say) : undefined;
   if (setup) model.setup = setup;
   return model;
@@ -150,14 +244,6 @@ export function chatStream(story: ChatStory | undefined): ChatStream | undefined
 export function phaseMessage(story: ChatStory | undefined): Extract<ToChatPage, { type: 'phase' }> {
   const phase = story?.phase ?? 'idle';
   return { type: 'phase', phase, busy: (story?.busy ?? false) || phase !== 'idle' };
-}
-
-/**
- * The render message. The streaming block rides along, so the page never shows a new tool entry in
- * the message list next to an older streaming block that still has the same line.
- */
-export function renderMessage(model: ChatModel, stream: ChatStream | undefined): Extract<ToChatPage, { type: 'render' }> {
-  return stream ? { type: 'render', model, stream } : { type: 'render', model };
 }
 
 /** The palette command a message's checkpoint button runs (with the checkpoint entry of that message). */

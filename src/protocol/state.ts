@@ -28,6 +28,8 @@ export interface EditResult {
 
 export type ToStatePage =
   | { type: 'render'; model: StateViewModel }
+  /** Only the scribe's status changed (it started or finished); the state shown stays. */
+  | { type: 'scribe'; scribe: ScribeStatus }
   | ({ type: 'editResult' } & EditResult);
 
 export type FromStatePage =

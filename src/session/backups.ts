@@ -1,7 +1,8 @@
 // Session backups in `.worldline/backups/` (as SillyTavern keeps chat backups): a copy of a
 // session file, named `<safe-title>[-<hash8>]_<sessionId>_<YYYYMMDD-HHMMSS-mmm>.jsonl` (UTC), the
 // newest N kept per session. The copy is exactly the complete lines written so far, written to a
-// temp file and renamed, so a backup is never torn.
+// temp file, fsynced and renamed, so a backup is never torn. When to copy is the library's call
+// (once a session is quiet, and on close: never inside a turn).
 
 import { constants as fsConstants, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
@@ -53,6 +54,14 @@ export async function writeBackup(dir: string, source: BackupSource, takenAt: nu
     const { size } = await fsp.stat(temp);
     // Lines appended after byteLength was read belong to the next backup.
     if (size > source.byteLength) await fsp.truncate(temp, source.byteLength);
+    // Written out now, while the session is quiet, so the next turn's fsync does not pay for
+    // the copy's dirty pages; and a backup that is renamed into place is on the disk.
+    const handle = await fsp.open(temp, 'r+');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     await fsp.rename(temp, target);
   } catch (e) {
     await fsp.unlink(temp).catch(() => undefined);

@@ -69,7 +69,8 @@ function resultOwners(path: readonly ChainEntry[]): { ownerOf: Map<string, strin
   return { ownerOf, answers };
 }
 
-function assistantMessage(
+/** An assistant entry as a message: its visible calls (answered or not), or undefined when it says nothing. */
+export function assistantMessage(
   e: AssistantEntry,
   text: string,
   answers: ReadonlyMap<string, string> | undefined,
@@ -93,18 +94,31 @@ function assistantMessage(
 /**
  * The active summary of a branch: the last visible `summary` entry on the path whose
  * `coversThroughId` is on the path. Returns where the uncovered messages start.
+ * The covered entry is looked for backwards from the summary first (it lies a few turns before
+ * it), so the cost is what lies after the covered entry, not the whole path.
  */
 export function activeSummary(
   path: readonly ChainEntry[],
   source: Pick<TextSource, 'isHidden'>,
 ): { summary: SummaryEntry; firstUncovered: number } | undefined {
-  const position = new Map<string, number>();
-  path.forEach((e, i) => position.set(e.id, i));
+  let position: Map<string, number> | undefined;
   for (let i = path.length - 1; i >= 0; i--) {
-    const e = path[i];
+    const e = path[i] as ChainEntry;
     if (e.type !== 'summary' || source.isHidden(e.id)) continue;
-    const covered = position.get(e.coversThroughId);
-    if (covered !== undefined) return { summary: e, firstUncovered: covered + 1 };
+    let covered = position ? (position.get(e.coversThroughId) ?? -1) : -1;
+    for (let j = i - 1; !position && j >= 0; j--) {
+      if ((path[j] as ChainEntry).id === e.coversThroughId) {
+        covered = j;
+        break;
+      }
+    }
+    if (covered < 0 && !position) {
+      // Not before it (a hand-edited file): anywhere on the path still counts, as it always did.
+      position = new Map();
+      for (let k = 0; k < path.length; k++) position.set((path[k] as ChainEntry).id, k);
+      covered = position.get(e.coversThroughId) ?? -1;
+    }
+    if (covered >= 0) return { summary: e, firstUncovered: covered + 1 };
   }
   return undefined;
 }

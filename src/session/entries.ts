@@ -8,12 +8,21 @@ export type EntryType = ChainType | SideType;
 export const CHAIN_TYPES: readonly ChainType[] = ['user', 'assistant', 'tool', 'checkpoint', 'state', 'summary', 'save'];
 export const SIDE_TYPES: readonly SideType[] = ['edit', 'hide', 'label', 'leaf'];
 
-/** The only format version this code writes; files with a higher version are refused, not guessed at. */
-export const SESSION_FORMAT_VERSION = 1;
+/**
+ * The format version this code writes; files with a higher version are refused, not guessed at.
+ * 1: every `state` entry holds the whole scene state. 2: a `state` entry may instead hold the
+ * change from the state entry before it on its path (`base` + `patch`, see stateCodec.ts), with a
+ * whole state every few entries. A file keeps the version of its header: old files are read and
+ * appended to as version 1, never rewritten.
+ */
+export const SESSION_FORMAT_VERSION = 2;
+
+/** The versions this code reads. */
+export type SessionFormatVersion = 1 | 2;
 
 export interface SessionHeader {
   type: 'session';
-  version: 1;
+  version: SessionFormatVersion;
   id: string;
   createdAt: string;
   title: string;

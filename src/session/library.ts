@@ -21,7 +21,7 @@ import { RECOVERED_TITLE } from './parse';
 import { restoredSession } from './restore';
 import { LoadReport, Session, SessionHooks } from './session';
 import { SessionScan, scanSessionBuffer, scanSessionFile } from './session-scan';
-import { Throttle } from './throttle';
+import { IdleRunner } from './idleRunner';
 
 export type { BackupInfo } from './backups';
 export type { LoadReport } from './session';
@@ -48,12 +48,17 @@ export interface LockOwner {
 
 export interface SessionLibraryOptions {
   clock?: Clock;
-  /** Timers for the backup throttle; tests pass fake ones. */
+  /** Timers for the backups' idle wait; tests pass fake ones. */
   timers?: Timers;
   /** This window's process id (tests pose as other windows). */
   pid?: number;
   host?: string;
   isProcessAlive?: (pid: number) => boolean;
+  /**
+   * A session is backed up once no write has come for this many ms (default 10 s), and when it
+   * closes: never inside a run of writes such as a turn.
+   */
+  backupIdleMs?: number;
   /** At most one backup per session per this many ms (default 10 s). */
   backupIntervalMs?: number;
   /** Backups kept per session (default 50). */
@@ -81,6 +86,7 @@ export class SessionLibrary {
   private readonly pid: number;
   private readonly host: string;
   private readonly isProcessAlive: (pid: number) => boolean;
+  private readonly backupIdleMs: number;
   private readonly backupIntervalMs: number;
   private readonly backupsKept: number;
   private readonly warn: (message: string) => void;
@@ -89,7 +95,7 @@ export class SessionLibrary {
   private lock: LockResult | undefined;
   private lockAttempt: Promise<LockResult> | undefined;
   private readonly opened = new Map<string, Promise<OpenedSession>>();
-  private readonly throttles = new Map<string, Throttle>();
+  private readonly backupRunners = new Map<string, IdleRunner>();
   private readonly pendingWork = new Set<Promise<unknown>>();
   /** The latest Session object per id: a backup copies what it has written. */
   private readonly backupSources = new Map<string, Session>();
@@ -109,6 +115,7 @@ export class SessionLibrary {
     this.pid = options.pid ?? process.pid;
     this.host = options.host ?? os.hostname();
     this.isProcessAlive = options.isProcessAlive ?? defaultIsProcessAlive;
+    this.backupIdleMs = options.backupIdleMs ?? 10_000;
     this.backupIntervalMs = options.backupIntervalMs ?? 10_000;
     this.backupsKept = options.backupsKept ?? 50;
     this.warn = options.onWarning ?? (() => undefined);
@@ -145,7 +152,7 @@ export class SessionLibrary {
     while (await exists(this.fileOf(id)));
     const session = await Session.create(this.fileOf(id), { id, title: clean }, { clock: this.clock, hooks: this.hooksFor(id), limits: this.limits });
     this.opened.set(id, Promise.resolve({ session, report: session.loadReport }));
-    this.scheduleBackup(session);
+    this.backUpNow(session); // a header: a backup exists from the start
     return session;
   }
 
@@ -174,7 +181,10 @@ export class SessionLibrary {
     });
     this.opened.set(id, opening);
     try {
-      return await opening;
+      const opened = await opening;
+      // Writes since the newest backup (a crash before the idle copy) are copied once quiet.
+      if (!readOnly) this.scheduleBackup(opened.session);
+      return opened;
     } catch (e) {
       if (this.opened.get(id) === opening) this.opened.delete(id);
       throw e;
@@ -251,7 +261,7 @@ export class SessionLibrary {
     const { lines } = restoredSession(loaded, { backupName: path.basename(backupFile), newId: id, now: this.clock.now() });
     await writeLinesAtomic(this.fileOf(id), lines);
     const { session } = await this.open(id);
-    this.scheduleBackup(session);
+    this.backUpNow(session);
     return session;
   }
 
@@ -278,7 +288,7 @@ export class SessionLibrary {
       const opened = await opening.catch(() => undefined);
       await opened?.session.close().catch((e: unknown) => this.warn(`Closing a session failed: ${String(e)}`));
     }
-    for (const throttle of this.throttles.values()) await throttle.dispose();
+    for (const runner of this.backupRunners.values()) await runner.dispose();
     while (this.pendingWork.size > 0) await Promise.allSettled([...this.pendingWork]);
     await this.lockAttempt?.catch(() => undefined);
     if (this.lock?.kind === 'owner') await releaseLock(this.lockFile, this.lock.info.token);
@@ -338,34 +348,50 @@ export class SessionLibrary {
         void opening?.then((o) => {
           if (o.session === session && this.opened.get(id) === opening) this.opened.delete(id);
         }, () => undefined);
-        const throttle = this.throttles.get(id);
-        if (throttle) this.track(throttle.flush());
+        const runner = this.backupRunners.get(id);
+        if (runner) this.track(runner.flush());
       },
       onListenerError: (e) => this.warn(`A session listener failed: ${String(e)}`),
     };
   }
 
+  /** A backup once the session has been quiet for a while (never inside a turn's writes). */
   private scheduleBackup(session: Session): void {
+    this.backupRunnerFor(session).trigger();
+  }
+
+  /** A backup now (a new or restored session), in the background. */
+  private backUpNow(session: Session): void {
+    const runner = this.backupRunnerFor(session);
+    runner.trigger();
+    this.track(runner.flush());
+  }
+
+  private backupRunnerFor(session: Session): IdleRunner {
     const id = session.header.id;
     this.backupSources.set(id, session);
-    let throttle = this.throttles.get(id);
-    if (!throttle) {
-      throttle = new Throttle(
-        this.backupIntervalMs,
-        this.clock,
-        this.timers,
-        () => this.backUp(id),
-        (e) => this.warn(`The backup of session ${id} could not be written: ${String(e)}`),
-      );
-      this.throttles.set(id, throttle);
+    let runner = this.backupRunners.get(id);
+    if (!runner) {
+      runner = new IdleRunner({
+        idleMs: this.backupIdleMs,
+        minIntervalMs: this.backupIntervalMs,
+        clock: this.clock,
+        timers: this.timers,
+        run: () => this.backUp(id),
+        onError: (e) => this.warn(`The backup of session ${id} could not be written: ${String(e)}`),
+      });
+      this.backupRunners.set(id, runner);
     }
-    throttle.trigger();
+    return runner;
   }
 
   private async backUp(id: string): Promise<void> {
     const session = this.backupSources.get(id);
     if (!session) return;
     const source = { file: session.file, sessionId: id, title: session.title, byteLength: session.byteLength };
+    // Nothing written since the newest backup: another copy would hold the same bytes.
+    const [newest] = await listBackupFiles(this.backupsDir, id);
+    if (newest && newest.bytes === source.byteLength) return;
     await writeBackup(this.backupsDir, source, this.clock.now());
     await pruneBackups(this.backupsDir, id, this.backupsKept);
   }

@@ -2,15 +2,18 @@
 // line within the size limits. Shared by `Session.open` and the restore of a backup.
 
 import { SessionError } from './errors';
-import { formatBytes, openForLines, readLines } from './jsonl-lines';
+import { LineReports, formatBytes, openForLines, readLines } from './jsonl-lines';
 import { SessionLimits } from './limits';
 import { CorruptLine, ParsedSession, SessionParser } from './parse';
+import { StateCodec } from './stateCodec';
 import { TreeIndex } from './tree-index';
 
 export interface LoadedFile {
   parsed: ParsedSession;
   index: TreeIndex;
-  /** The parser's damaged lines and the entries cut from the tree, by line. */
+  /** How the file's state entries are stored; it goes on encoding the session's writes. */
+  codec: StateCodec;
+  /** The parser's damaged lines, the entries cut from the tree and the states that could not be rebuilt, by line. */
   corruptLines: CorruptLine[];
   /** The first per-entry warnings (orphans, navigations to unknown entries), by line. */
   entryWarnings: { line: number; text: string }[];
@@ -35,18 +38,26 @@ export async function loadSessionFile(file: string, fallbackId: string, limits: 
   if (opened.kind === 'too-large') throw tooLarge(file, `${formatBytes(opened.size)}, over the ${formatBytes(limits.maxFileBytes)} limit`);
 
   const index = new TreeIndex();
+  // Made when the first entry comes, after line 1 set the version.
+  let codec: StateCodec | undefined;
+  const lostStates = new LineReports();
   const entryWarnings: { line: number; text: string }[] = [];
   let moreWarnings = 0;
   let parsed: ParsedSession;
   try {
-    const parser = new SessionParser(
+    const parser: SessionParser = new SessionParser(
       { id: fallbackId, createdAt: new Date(opened.mtimeMs).toISOString() },
-      (entry, line) => {
+      (stored, line) => {
         if (index.size >= limits.maxEntries) throw tooLarge(file, `more than ${limits.maxEntries.toLocaleString('en-US')} entries`);
+        codec ??= new StateCodec(parser.formatVersion, index);
+        const { entry, problem } = codec.decode(stored);
         const { error, warning } = index.add(entry, line);
+        if (error) return error;
+        codec.remember(stored, problem === undefined);
+        if (problem) lostStates.add(line, problem);
         if (warning && entryWarnings.length < MAX_WARNINGS) entryWarnings.push({ line, text: warning });
         else if (warning) moreWarnings++;
-        return error;
+        return undefined;
       },
       limits.maxLineBytes,
     );
@@ -62,9 +73,21 @@ export async function loadSessionFile(file: string, fallbackId: string, limits: 
   entryWarnings.push(...settled.warnings);
   entryWarnings.sort((a, b) => a.line - b.line);
   moreWarnings += settled.moreWarnings;
+  const unlistedLost = lostStates.hidden;
+  const lost = lostStates.finish('scene states that could not be rebuilt');
   const corruptLines =
-    settled.cut.length === 0 ? parsed.corruptLines : [...parsed.corruptLines, ...settled.cut].sort((a, b) => a.line - b.line);
-  return { parsed, index, corruptLines, entryWarnings, moreWarnings, unlistedCorrupt: parsed.unlistedCorrupt + settled.unlistedCut };
+    settled.cut.length === 0 && lost.length === 0
+      ? parsed.corruptLines
+      : [...parsed.corruptLines, ...settled.cut, ...lost].sort((a, b) => a.line - b.line);
+  return {
+    parsed,
+    index,
+    codec: codec ?? new StateCodec(parsed.header.version, index),
+    corruptLines,
+    entryWarnings,
+    moreWarnings,
+    unlistedCorrupt: parsed.unlistedCorrupt + settled.unlistedCut + unlistedLost,
+  };
 }
 
 function tooLarge(file: string, why: string): SessionError {

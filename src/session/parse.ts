@@ -14,11 +14,12 @@
 //    possible) so the entries stay usable; a header from a newer format version is refused.
 // Pure: no fs. Lines come from jsonl-lines.ts; the caller decides what to do with the file.
 
-import { Entry, SESSION_FORMAT_VERSION, SessionHeader } from './entries';
+import { SESSION_FORMAT_VERSION, SessionFormatVersion, SessionHeader } from './entries';
 import { SessionError } from './errors';
 import { LineReports, RawLine, formatBytes, isCleanLine, mayBeJsonObject, splitLines } from './jsonl-lines';
 import { DEFAULT_SESSION_LIMITS } from './limits';
-import { checkEntry, checkHeader } from './validate';
+import type { StoredEntry } from './stateCodec';
+import { checkHeader, checkStoredEntry } from './validate';
 
 export interface CorruptLine {
   line: number; // 1-based
@@ -47,8 +48,11 @@ export interface ParsedSession {
   unlistedCorrupt: number;
 }
 
-/** Called for each well-formed entry in file order; returns an error to reject it as corrupt. */
-export type EntrySink = (entry: Entry, line: number) => string | undefined;
+/**
+ * Called for each well-formed line in file order, as stored (a state entry of a format-2 file may
+ * be a patch); returns an error to reject it as corrupt.
+ */
+export type EntrySink = (entry: StoredEntry, line: number) => string | undefined;
 
 export const RECOVERED_TITLE = 'Recovered session';
 
@@ -191,7 +195,7 @@ export class SessionParser {
         const text = textOf(raw, i);
         if (!mayBeJsonObject(text)) return false;
         const value: unknown = JSON.parse(text);
-        return checkEntry(value).ok || (raw.line === 1 && i === 0 && checkHeader(value).kind === 'header');
+        return checkStoredEntry(value, this.formatVersion).ok || (raw.line === 1 && i === 0 && checkHeader(value).kind === 'header');
       } catch {
         return false;
       }
@@ -200,8 +204,13 @@ export class SessionParser {
 
   // ---------------------------------------------------------------- values
 
+  /** The header's version decides how lines read; a recovered header reads every version's lines. */
+  get formatVersion(): SessionFormatVersion {
+    return this.header?.version ?? SESSION_FORMAT_VERSION;
+  }
+
   private entryValue(value: unknown, line: number): Taken {
-    const checked = checkEntry(value);
+    const checked = checkStoredEntry(value, this.formatVersion);
     if (!checked.ok) return { kind: 'bad', error: checked.error };
     const rejected = this.sink(checked.value, line);
     if (rejected !== undefined) return { kind: 'refused', error: rejected };
@@ -220,11 +229,11 @@ export class SessionParser {
       throw new SessionError(
         'newer-version',
         `This session was written by a newer version of Worldline (format ${checked.version}; ` +
-          `this version reads format ${SESSION_FORMAT_VERSION}). Update the Worldline extension to open it.`,
+          `this version reads formats up to ${SESSION_FORMAT_VERSION}). Update the Worldline extension to open it.`,
       );
     }
     // Not a header. If it is an entry (someone removed the header), keep the entry.
-    if (checkEntry(value).ok) {
+    if (checkStoredEntry(value, this.formatVersion).ok) {
       this.warnings.push('Line 1 is an entry, not the session header; the header was recovered.');
       return this.entryValue(value, 1);
     }

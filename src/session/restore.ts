@@ -7,6 +7,7 @@
 import { Entry, SESSION_FORMAT_VERSION, SessionHeader } from './entries';
 import { SessionError } from './errors';
 import { ParsedSession } from './parse';
+import { StateCodec } from './stateCodec';
 import { TreeIndex } from './tree-index';
 
 export function restoredSession(
@@ -24,7 +25,14 @@ export function restoredSession(
   const keep = (e: Entry) => !(e.type === 'label' && e.targetId === oldId);
   function* lines(): Generator<string> {
     yield JSON.stringify(header);
-    for (const e of index.all()) if (keep(e)) yield JSON.stringify(e);
+    // Written in the current format: states as patches, whatever the backup's version.
+    const codec = new StateCodec(header.version, index);
+    for (const e of index.all()) {
+      if (!keep(e)) continue;
+      const stored = codec.encode(e);
+      codec.remember(stored, true);
+      yield JSON.stringify(stored);
+    }
   }
   return { lines: lines(), title };
 }

@@ -20,7 +20,6 @@ import {
   SideEntry,
   SideEntryOf,
   SideType,
-  SummaryEntry,
   isChainType,
   isSideType,
 } from './entries';
@@ -31,10 +30,13 @@ import { copyRangeToNewFile, formatBytes } from './jsonl-lines';
 import { NEAR_LIMIT, SessionLimits, sessionLimits } from './limits';
 import { loadSessionFile } from './load';
 import { CorruptLine } from './parse';
+import { StateCodec } from './stateCodec';
 import { TreeIndex } from './tree-index';
-import { isAncestorOrSelf, pathTo, requireChain, tipOf, turnStartOf, variantsOf } from './tree-walks';
+import { requireChain, tipOf, turnStartOf, variantsOf } from './tree-walks';
 import { activeSummaryView, buildContext } from './context';
-import { checkEntry } from './validate';
+import { KeptBranch, type SummaryView } from './keptBranch';
+import { PathIds, type KeptPathStats, type PathView } from './keptPath';
+import { checkEntry, checkStoredEntry } from './validate';
 
 export interface LoadReport {
   warnings: string[];
@@ -108,6 +110,8 @@ export class Session {
     /** What was found when the file was opened. */
     readonly loadReport: LoadReport,
     private readonly index: TreeIndex,
+    /** How state entries go to the file: the header's version decides. */
+    private readonly codec: StateCodec,
     private readonly log: AppendLog | undefined,
     private readonly loadedBytes: number,
     private readonly clock: Clock,
@@ -144,7 +148,8 @@ export class Session {
     const log = await AppendLog.open(file, Buffer.byteLength(data), false);
     const report: LoadReport = { warnings: [], corruptLines: [] };
     const limits = sessionLimits(options.limits);
-    return new Session(header, file, false, report, new TreeIndex(), log, 0, clock, '', options.hooks ?? {}, limits);
+    const index = new TreeIndex();
+    return new Session(header, file, false, report, index, new StateCodec(header.version, index), log, 0, clock, '', options.hooks ?? {}, limits);
   }
 
   /**
@@ -158,7 +163,7 @@ export class Session {
     const clock = options.clock ?? systemClock;
     const limits = sessionLimits(options.limits);
     const stem = path.basename(file, '.jsonl');
-    const { parsed, index, corruptLines, entryWarnings, moreWarnings, unlistedCorrupt } = await loadSessionFile(file, stem, limits);
+    const { parsed, index, codec, corruptLines, entryWarnings, moreWarnings, unlistedCorrupt } = await loadSessionFile(file, stem, limits);
     const report: LoadReport = { warnings: [...parsed.warnings], corruptLines };
     if (corruptLines.length > 0) {
       const lines = [...new Set(corruptLines.map((c) => c.line))];
@@ -212,6 +217,7 @@ export class Session {
       readOnly,
       report,
       index,
+      codec,
       log,
       size,
       clock,
@@ -261,18 +267,56 @@ export class Session {
     return [...this.index.childrenOf(id)];
   }
 
-  /** Chain entries from the root to `leafId`, inclusive. */
-  path(leafId: string | null = this.leafId): ChainEntry[] {
-    return pathTo(this.index, leafId);
+  /**
+   * Chain entries from the root to `leafId`, inclusive. The current branch is kept, not rebuilt
+   * (keptPath.ts): the array is shared, its entries never change, but appends while the leaf stays
+   * on it extend it. Copy it to hold it unchanged across writes.
+   */
+  path(leafId: string | null = this.leafId): readonly ChainEntry[] {
+    return this.pathView(leafId).entries;
+  }
+
+  /** The path to `leafId` with its lookups (position of an id, last entry of a type). */
+  pathView(leafId: string | null = this.leafId): PathView {
+    if (leafId !== null && leafId !== this.index.leafId) requireChain(this.index, leafId);
+    return this.kept.path.viewOf(leafId);
+  }
+
+  /** The ids on the path to `leafId` as a set, answered by the kept path (memory recall's branch filter). */
+  pathIds(leafId: string | null = this.leafId): ReadonlySet<string> {
+    return new PathIds(this.pathView(leafId));
+  }
+
+  /** The entries on the path to `leafId` that have an edit, root first. */
+  editedOnPath(leafId: string | null = this.leafId): ChainEntry[] {
+    if (leafId === this.index.leafId) return this.kept.editedOnPath();
+    return this.path(leafId).filter((e) => this.index.side(e.id, 'edit') !== undefined);
   }
 
   isOnPath(id: string, leafId: string | null = this.leafId): boolean {
-    return isAncestorOrSelf(this.index, id, leafId);
+    return this.isAncestorOrSelf(id, leafId);
   }
 
   /** The leaf guard's question: is `ancestorId` the same as or an ancestor of `id`? */
   isAncestorOrSelf(ancestorId: string | null, id: string | null): boolean {
-    return isAncestorOrSelf(this.index, ancestorId, id);
+    if (ancestorId === null) return true;
+    if (id === null) return false;
+    // Unknown ids are simply not ancestors (the leaf guard asks this about ids that may be gone).
+    if (!this.index.chain(ancestorId) || !this.index.chain(id)) return false;
+    return this.kept.path.isAncestorOrSelf(ancestorId, id);
+  }
+
+  /** How often the kept branch was built from its start (benches and tests count them). */
+  get keptStats(): Readonly<KeptPathStats> & { readonly contextBuilds: number } {
+    return { ...this.kept.path.stats, contextBuilds: this.kept.contextBuilds };
+  }
+
+  /**
+   * The entries whose text, visibility or variant count changed since `cursor` (0: since the
+   * session opened), so views kept of the branch can follow them.
+   */
+  displayChangesSince(cursor: number): { cursor: number; ids: readonly string[] } {
+    return this.kept.displayChangesSince(cursor);
   }
 
   /** The latest side entry of `type` pointing at `targetId` (latest in the file wins). */
@@ -295,27 +339,29 @@ export class Session {
     return label ? label : undefined;
   }
 
-  /** The model's context for a branch. See context.ts for the rules. */
-  context(leafId: string | null = this.leafId): ContextMessage[] {
+  /** The model's context for a branch. See context.ts for the rules. Shared: do not change it. */
+  context(leafId: string | null = this.leafId): readonly ContextMessage[] {
+    if (leafId === this.index.leafId) return this.kept.context();
     return buildContext(this.path(leafId), this.textSource);
   }
 
   /**
    * The context after the branch's active summary: the summary (its text with edits applied) and
    * the messages after the entry it covers through. Without a summary, the whole context.
+   * For the current leaf only the messages after the summary are kept and extended.
    */
-  contextWithSummary(leafId: string | null = this.leafId): { summary?: SummaryEntry; summaryText?: string; messages: ContextMessage[] } {
+  contextWithSummary(leafId: string | null = this.leafId): SummaryView {
+    if (leafId === this.index.leafId) return this.kept.contextWithSummary();
     return activeSummaryView(this.path(leafId), this.textSource);
   }
 
   /** The last chain entry of `type` on the path to `leafId` (e.g. the scene state, the checkpoint). */
   lastOnPath<T extends ChainType>(type: T, leafId: string | null = this.leafId): ChainEntryOf<T> | undefined {
-    const path = this.path(leafId);
-    for (let i = path.length - 1; i >= 0; i--) {
-      const e = path[i];
-      if (e.type === type) return e as ChainEntryOf<T>;
-    }
-    return undefined;
+    if (leafId === null) return undefined;
+    const kept = this.kept.path;
+    const at = kept.positionOf(leafId);
+    if (at >= 0) return kept.lastOfTypeAt(type, at);
+    return this.pathView(leafId).lastOfType(type);
   }
 
   /** Same-parent chain entries of the same type (regenerated replies, edits-as-new-branch). */
@@ -325,12 +371,17 @@ export class Session {
 
   /** Where to land when switching to the variant `id`: the last leaf inside its subtree. */
   tipOf(id: string): string {
+    // The leaf is the node most recently made the leaf, so it is the tip of every subtree it is in.
+    const leaf = this.index.leafId;
+    if (leaf !== null && this.kept.path.positionOf(id) >= 0) return leaf;
     return tipOf(this.index, id);
   }
 
   /** The `user` entry of the turn containing `id`: regenerate moves the leaf there first. */
   regenerateTarget(id: string): string {
-    const start = turnStartOf(this.index, id);
+    const kept = this.kept.path;
+    const at = kept.positionOf(id);
+    const start = at >= 0 ? kept.lastOfTypeAt('user', at) : turnStartOf(this.index, id);
     if (!start) {
       throw new SessionError(
         'no-turn',
@@ -416,6 +467,13 @@ export class Session {
     isHidden: (id: string) => this.isHidden(id),
   };
 
+  /** The current branch's reads, kept between calls; made at the first read (keptBranch.ts). */
+  private keptBranch: KeptBranch | undefined;
+
+  private get kept(): KeptBranch {
+    return (this.keptBranch ??= new KeptBranch(this.index, this.textSource));
+  }
+
   private textOfEntry(entry: ChainEntry): string {
     const edit = this.index.side(entry.id, 'edit');
     if (edit) return edit.text;
@@ -455,16 +513,25 @@ export class Session {
       let line: string;
       try {
         line = JSON.stringify(built);
+        if (built.type === 'state') {
+          // A state goes to the file as what it became as JSON, perhaps as a patch (stateCodec.ts).
+          const plain = checkEntry(JSON.parse(line));
+          if (!plain.ok) throw invalidEntry(`${plain.error}.`);
+          line = JSON.stringify(this.codec.encode(plain.value));
+        }
       } catch (e) {
+        if (e instanceof SessionError) throw e;
         throw invalidEntry(`It cannot be stored as JSON (${(e as Error).message}).`);
       }
       this.checkRoom(line);
-      const stored: unknown = JSON.parse(line);
-      const checked = checkEntry(stored);
+      const checked = checkStoredEntry(JSON.parse(line), this.header.version);
       if (!checked.ok) throw invalidEntry(`${checked.error}.`);
+      const { entry, problem } = this.codec.decode(checked.value);
+      if (problem) throw invalidEntry(`${problem}.`); // cannot happen: encode applied it back already
       await (this.log as AppendLog).appendLine(line);
-      const entry = checked.value;
       this.index.add(entry);
+      this.keptBranch?.written(entry); // the kept branch follows edits, hides and new variants
+      this.codec.remember(checked.value, true);
       this.hooks.afterWrite?.(this);
       this.emit(changeFor(entry));
       return entry;

@@ -2,7 +2,9 @@
 // both, so nothing is ever written that a later load would reject. Extra fields are allowed
 // (a newer version may add some); missing or mistyped known fields are not.
 
-import { Entry, SESSION_FORMAT_VERSION, SessionHeader, isChainType, isSideType } from './entries';
+import { Entry, SESSION_FORMAT_VERSION, SessionFormatVersion, SessionHeader, isChainType, isSideType } from './entries';
+import { patchProblem } from './jsonDiff';
+import type { StoredEntry } from './stateCodec';
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -142,6 +144,26 @@ export function checkEntry(value: unknown): Checked<Entry> {
   return { ok: true, value: value as unknown as Entry };
 }
 
+const statePatch: FieldCheck = { test: (v) => patchProblem(v) === undefined, expect: 'a list of {op, path, value} changes (add, replace or remove)' };
+const STATE_PATCH_FIELDS: Record<string, FieldCheck> = { base: str, patch: statePatch, by: FIELDS_BY_TYPE.state.by, warnings: strArray };
+
+/**
+ * Checks a line of a file of format `version`: an entry, or (from version 2) a `state` entry
+ * stored as a patch against an earlier one (`base` + `patch` instead of `state`).
+ */
+export function checkStoredEntry(value: unknown, version: SessionFormatVersion): Checked<StoredEntry> {
+  if (version >= 2 && isRecord(value) && value.type === 'state' && value.state === undefined && (value.base !== undefined || value.patch !== undefined)) {
+    const error = checkFields(value, BASE_FIELDS) ?? checkFields(value, STATE_PATCH_FIELDS);
+    if (error) return { ok: false, error: `state entry: ${error}` };
+    if ((value.id as string).length === 0) return { ok: false, error: 'state entry: field "id" is empty' };
+    return { ok: true, value: value as unknown as StoredEntry };
+  }
+  return checkEntry(value);
+}
+
+/** The versions this code reads, oldest first. */
+export const READABLE_VERSIONS: readonly SessionFormatVersion[] = [1, 2];
+
 export type HeaderCheck =
   | { kind: 'header'; header: SessionHeader }
   | { kind: 'newer-version'; version: number }
@@ -155,8 +177,8 @@ export function checkHeader(value: unknown): HeaderCheck {
   }
   const error = checkFields(value, { id: str, createdAt: str, title: str });
   if (error) return { kind: 'not-a-header', error: `session header: ${error}` };
-  if (value.version !== SESSION_FORMAT_VERSION) {
-    return { kind: 'not-a-header', error: `session header: field "version" should be ${SESSION_FORMAT_VERSION}` };
+  if (!READABLE_VERSIONS.includes(value.version as SessionFormatVersion)) {
+    return { kind: 'not-a-header', error: `session header: field "version" should be one of ${READABLE_VERSIONS.join(', ')}` };
   }
   return { kind: 'header', header: value as unknown as SessionHeader };
 }

@@ -5,6 +5,10 @@
 // A Branch describes the session as it was when it was made (leaf and entry count); ask `Branches`
 // again after a change. The path to a leaf never changes (the file is append-only), but edits,
 // hides and new children do, so every lazily computed part belongs to that moment.
+//
+// For the session's current leaf nothing here walks the path: the path, its lookups and the
+// context are the session's kept ones (src/session/keptBranch.ts), and the transcript is kept per
+// session too (./keptTranscript.ts). A Branch of another leaf computes its parts as before.
 
 import type {
   ChainEntry,
@@ -17,18 +21,20 @@ import type {
   UserEntry,
 } from '../session/entries';
 import { isChainEntry } from '../session/entries';
-import { buildTranscript, type TranscriptMessage, type TranscriptSource } from '../agent/transcript';
+import { buildTranscript, type TranscriptMessage } from '../agent/transcript';
+import type { PathView } from '../session/keptPath';
 import { openingState } from '../state/opening';
 import { stateAt, type StateAtResult } from '../state/stateAt';
 import type { Lang, SceneState } from '../state/types';
+import { keptTranscriptOf, type KeptTranscriptSource } from './keptTranscript';
 
 /** What a Branch reads from a session (a `Session` is one). */
-export interface BranchSource extends Omit<TranscriptSource, 'path'> {
+export interface BranchSource extends KeptTranscriptSource {
   readonly header: { readonly id: string };
   readonly leafId: string | null;
   readonly entryCount: number;
   get(id: string): Entry | undefined;
-  path(leafId: string | null): ChainEntry[];
+  path(leafId: string | null): readonly ChainEntry[];
   children(id: string | null): ChainEntry[];
   tipOf(id: string): string;
   contextWithSummary(leafId: string | null): BranchContext;
@@ -37,7 +43,7 @@ export interface BranchSource extends Omit<TranscriptSource, 'path'> {
 export interface BranchContext {
   summary?: SummaryEntry;
   summaryText?: string;
-  messages: ContextMessage[];
+  messages: readonly ContextMessage[];
 }
 
 export interface BranchOptions {
@@ -76,13 +82,13 @@ const BOOKKEEPING: ReadonlySet<ChainType> = new Set<ChainType>(['checkpoint', 's
 export class Branch {
   readonly sessionId: string;
   readonly entryCount: number;
-  /** Chain entries from the root to the leaf, inclusive. */
-  readonly path: readonly ChainEntry[];
-  private positions: Map<string, number> | undefined;
+  /** The path with its lookups: the session's kept one for its current leaf. */
+  private readonly view: PathView;
+  private fixedPath: readonly ChainEntry[] | undefined;
   private cachedContext: BranchContext | undefined;
   private cachedState: StateAtResult | undefined;
   private cachedNodeIds: ReadonlySet<string> | undefined;
-  private cachedTranscript: TranscriptMessage[] | undefined;
+  private cachedTranscript: readonly TranscriptMessage[] | undefined;
   private readonly turns = new Map<string, Turn | undefined>();
 
   constructor(
@@ -92,7 +98,17 @@ export class Branch {
   ) {
     this.sessionId = source.header.id;
     this.entryCount = source.entryCount;
-    this.path = source.path(leafId);
+    this.view = source.pathView(leafId);
+  }
+
+  /**
+   * Chain entries from the root to the leaf, inclusive. Shared with the session's kept path (do
+   * not change it): appends may extend that array later, as `Session.path()` says.
+   */
+  get path(): readonly ChainEntry[] {
+    // Once the kept array grew, this Branch stays the branch it was made for.
+    const entries = this.view.entries;
+    return entries.length === this.view.length ? entries : (this.fixedPath ??= entries.slice(0, this.view.length));
   }
 
   /** The model's context: the active summary and the messages after it, edits applied, hidden ones left out. */
@@ -107,7 +123,7 @@ export class Branch {
 
   /** The prose of this branch: the last checkpoint on the path. */
   get checkpoint(): CheckpointEntry | undefined {
-    return lastOfType(this.path, 'checkpoint', this.path.length - 1);
+    return this.view.lastOfType('checkpoint');
   }
 
   /** Saves on the path, root first. */
@@ -122,8 +138,11 @@ export class Branch {
 
   /** The Chat's messages: one per instruction, one per reply (its entries and tool lines gathered). Shared: do not change it. */
   get transcript(): readonly TranscriptMessage[] {
-    return (this.cachedTranscript ??= buildTranscript({
-      path: () => this.path as ChainEntry[],
+    if (this.cachedTranscript) return this.cachedTranscript;
+    // Current (nothing written since it was made): the session's kept transcript is this one's.
+    const current = this.source.leafId === this.leafId && this.source.entryCount === this.entryCount;
+    return (this.cachedTranscript = current ? keptTranscriptOf(this.source).read() : buildTranscript({
+      path: () => this.path,
       textOf: (id) => this.source.textOf(id),
       isHidden: (id) => this.source.isHidden(id),
       sideFor: (id, type) => this.source.sideFor(id, type),
@@ -138,17 +157,16 @@ export class Branch {
 
   /** True when `id` is on the path. */
   has(id: string): boolean {
-    return this.position(id) !== undefined;
+    return this.view.indexOf(id) >= 0;
   }
 
   /** The last checkpoint on the path from the root to `id` (on this branch or not). */
   checkpointAt(id: string | null): CheckpointEntry | undefined {
     if (id === null) return undefined;
-    const at = this.position(id);
-    if (at !== undefined) return lastOfType(this.path, 'checkpoint', at);
+    const at = this.view.indexOf(id);
+    if (at >= 0) return this.view.lastOfType('checkpoint', at);
     if (!this.chainEntry(id)) return undefined;
-    const path = this.source.path(id);
-    return lastOfType(path, 'checkpoint', path.length - 1);
+    return this.source.pathView(id).lastOfType('checkpoint');
   }
 
   /** The turn that holds `id`; undefined for an id that is no message or bookkeeping entry of the session. */
@@ -169,8 +187,9 @@ export class Branch {
   endAfter(id: string): ChainEntry | undefined {
     const entry = this.chainEntry(id);
     if (!entry) return undefined;
-    const reference = this.referencePath(id);
-    let index = reference.findIndex((e) => e.id === id);
+    const view = this.referenceView(id);
+    const reference = view.entries;
+    let index = view.indexOf(id);
     let current = entry;
     for (let budget = this.entryCount; budget > 0; budget--) {
       const next = index >= 0 ? reference[index + 1] : undefined;
@@ -192,8 +211,9 @@ export class Branch {
   private computeTurn(id: string): Turn | undefined {
     const entry = this.chainEntry(id);
     if (!entry) return undefined;
-    const reference = this.referencePath(id);
-    const at = reference.findIndex((e) => e.id === id);
+    const view = this.referenceView(id);
+    const reference = view.entries;
+    const at = view.indexOf(id);
     let start = at;
     while (start >= 0 && reference[start]?.type !== 'user') start--;
     let stop = at + 1;
@@ -206,7 +226,7 @@ export class Branch {
     const anchor = checkpoint ?? [...entries].reverse().find((e) => !BOOKKEEPING.has(e.type)) ?? (entries[0] as ChainEntry);
     const turn: Turn = { entries, end: this.endAfter(anchor.id) ?? anchor };
     if (start >= 0) turn.user = reference[start] as UserEntry;
-    const before = start > 0 ? lastOfType(reference, 'checkpoint', start - 1) : undefined;
+    const before = start > 0 ? view.lastOfType('checkpoint', start - 1) : undefined;
     if (before) turn.checkpointBefore = before;
     if (checkpoint) turn.checkpoint = checkpoint;
     return turn;
@@ -229,21 +249,13 @@ export class Branch {
   }
 
   /** This branch when `id` is on it, else the path to where the novelist last was below `id`. */
-  private referencePath(id: string): readonly ChainEntry[] {
-    return this.has(id) ? this.path : this.source.path(this.source.tipOf(id));
+  private referenceView(id: string): PathView {
+    return this.has(id) ? this.view : this.source.pathView(this.source.tipOf(id));
   }
 
   private chainEntry(id: string): ChainEntry | undefined {
     const entry = this.source.get(id);
     return entry && isChainEntry(entry) ? entry : undefined;
-  }
-
-  private position(id: string): number | undefined {
-    if (!this.positions) {
-      this.positions = new Map();
-      this.path.forEach((e, i) => this.positions?.set(e.id, i));
-    }
-    return this.positions.get(id);
   }
 }
 
@@ -298,12 +310,4 @@ export function openingOf(settings: object, lang: Lang): SceneState {
     byLang.set(lang, state);
   }
   return state;
-}
-
-function lastOfType<T extends ChainType>(path: readonly ChainEntry[], type: T, from: number): Extract<ChainEntry, { type: T }> | undefined {
-  for (let i = Math.min(from, path.length - 1); i >= 0; i--) {
-    const e = path[i] as ChainEntry;
-    if (e.type === type) return e as Extract<ChainEntry, { type: T }>;
-  }
-  return undefined;
 }

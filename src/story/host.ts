@@ -10,6 +10,7 @@ import type { RequestKeys } from '../model/keys';
 import type { ModelProblem } from '../model/problem';
 import type { WorldlineSettings } from '../model/settings';
 import type { ProjectConfig, ProjectLanguage } from '../project/config';
+import type { ChangeSink } from '../project/manuscriptChanges';
 import type { ScribeStatus } from '../protocol/state';
 import type { SaveEntry } from '../session/entries';
 import type { BranchMark, StaleReason } from './answer';
@@ -65,6 +66,8 @@ export interface ScribeProblem {
 export type LiveChange = 'render' | 'stream' | 'phase';
 
 export type DirtyChoice = 'save' | 'cancel';
+/** What long background work is about (the shell words it): a summary, or the store walking the book. */
+export type ProgressKind = 'summary' | 'checkpoints';
 export type FollowSetting = 'ask' | 'always' | 'never';
 
 /**
@@ -155,8 +158,15 @@ export interface StoryHost {
   manuscriptFs(): ManuscriptFs;
   /** The checkpoint store; undefined when checkpoints are off (the host says why, once). */
   store(): Promise<ShadowRepo | undefined>;
-  /** Long background work the novelist should see going on (a summary). */
-  progress<T>(work: () => Promise<T>): Promise<T>;
+  /** Long background work the novelist should see going on (a summary; the first walk of the book's checkpoints). */
+  progress<T>(work: () => Promise<T>, kind?: ProgressKind): Promise<T>;
+  /**
+   * The manuscript change feed: the Story reports the files the agent's tools wrote and the files
+   * a restore wrote or deleted; the shell adds the editor's saves and its file watcher. The
+   * checkpoint store stages from it, the word count counts from it. Absent: nothing is reported
+   * (a store opened without a feed walks the book at every checkpoint).
+   */
+  readonly changes?: ChangeSink;
   /**
    * Unsaved manuscript editors before a restore: asks the novelist, then saves each one with its
    * save confirmed on disk; 'cancel' when the novelist cancels or a save failed (the host says so).

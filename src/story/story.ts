@@ -56,7 +56,7 @@ export class Story {
       branch: () => this.branch(),
       message: (id) => this.message(id),
       resetProseForRerun: async (userEntryId) => (await this.resetProseForRerun(userEntryId)) !== 'cancelled',
-      checkpoint: (turnId, onlyIfChanged) => this.checkpoint(turnId, onlyIfChanged),
+      checkpoint: (turnId, onlyIfChanged, changed) => this.checkpoint(turnId, onlyIfChanged, changed),
       moveLeaf: (leafId) => this.moveLeaf(leafId),
       followBranch: (previousLeaf) => this.followBranch(previousLeaf),
     });
@@ -324,12 +324,32 @@ export class Story {
   }
 
   /**
+   * The first checkpoint of the book, at open and in the background (with progress): the store
+   * walks the whole manuscript, which the first time means storing every chapter (seconds for a
+   * big book), so that no turn does it in front of the novelist. A turn that comes first waits in
+   * the store's queue for this and nothing else. Never throws: a failure is logged.
+   */
+  async prepareCheckpoints(): Promise<void> {
+    try {
+      if (this.session.readOnly) return; // the window that owns the novel does it
+      const repo = await this.host.store();
+      if (!repo) return;
+      const prepared = await this.host.progress(() => repo.prepare(), 'checkpoints');
+      this.host.log.info(`checkpoints: ${prepared.files} manuscript file(s) walked; ${prepared.changed} differ from the last checkpoint`);
+    } catch (err) {
+      this.host.log.warn(`checkpoints: the first walk of the book failed: ${errorText(err)}`);
+    }
+  }
+
+  /**
    * Appends a `checkpoint` entry for the manuscript as it is now: at the end of a turn, and
    * (`onlyIfChanged`) before an instruction or a save when the manuscript moved since the last
-   * checkpoint on the branch. Never throws: a failure is logged and reported, writing goes on.
+   * checkpoint on the branch. `changed`: the files the turn's tools wrote, reported to the change
+   * feed first. Never throws: a failure is logged and reported, writing goes on.
    */
-  async checkpoint(turnId: string, onlyIfChanged: boolean): Promise<CheckpointEntry | undefined> {
+  async checkpoint(turnId: string, onlyIfChanged: boolean, changed: readonly string[] = []): Promise<CheckpointEntry | undefined> {
     const session = this.session;
+    if (changed.length > 0) this.host.changes?.changed(changed);
     try {
       const repo = await this.host.store();
       if (!repo || session.readOnly) return undefined;
@@ -412,6 +432,7 @@ export class Story {
     if ((await this.host.saveUnsavedOrCancel()) === 'cancel') return 'cancelled';
     if (opts.asked && !this.stillCurrent(opts.asked.mark, opts.asked.tell)) return undefined;
     const result = await repo.restore(commit, { undoable: opts.undoable });
+    this.reportFiles(result);
     await this.host.settle(result);
     return result;
   }
@@ -461,10 +482,16 @@ export class Story {
       return undefined;
     }
     if (top) this.undoStack.pop();
+    this.reportFiles(result);
     await this.host.settle(result);
     if (top?.leafBefore !== undefined) await this.moveLeaf(top.leafBefore);
     this.host.report({ kind: 'undone', result, chatStays: !top });
     return result;
+  }
+
+  /** The files a restore wrote or deleted, for the change feed (the word count follows them). */
+  private reportFiles(result: RestoreResult): void {
+    this.host.changes?.changed([...result.written, ...result.deleted]);
   }
 
   private pushRestore(result: RestoreResult, leafBefore: string | null | undefined): UndoAction | undefined {

@@ -46,7 +46,8 @@ export interface TurnOwner {
   message(id: string): TranscriptMessage | undefined;
   /** The prose back to the checkpoint before the turn; false when the novelist kept unsaved editors. */
   resetProseForRerun(userEntryId: string): Promise<boolean>;
-  checkpoint(turnId: string, onlyIfChanged: boolean): Promise<unknown>;
+  /** `changed`: the files the turn's tools wrote (reported to the change feed first). */
+  checkpoint(turnId: string, onlyIfChanged: boolean, changed?: readonly string[]): Promise<unknown>;
   /** Moves the leaf as a step of a verb (the prose is kept right by the verb). */
   moveLeaf(leafId: string | null): Promise<void>;
   followBranch(previousLeaf: string | null): Promise<void>;
@@ -107,7 +108,8 @@ export class StoryTurns {
     });
     // The hooks that do not depend on the settings; the scribe's is added per turn (`prepare`).
     const hooks: TurnHooks = {
-      // The manuscript as it is before the instruction (the novelist may have edited by hand).
+      // The manuscript as it is before the instruction (the novelist may have edited by hand):
+      // with nothing reported changed since the last checkpoint, this runs no git at all.
       beforeInstruction: async () => {
         await owner.checkpoint(`before-${Date.now().toString(36)}`, true);
       },
@@ -115,8 +117,9 @@ export class StoryTurns {
       beforeTurn: async ({ kind, userEntryId }) => {
         if (kind !== 'send' && !(await owner.resetProseForRerun(userEntryId))) throw new RerunCancelledError(host.project().lang);
       },
-      checkpoint: async ({ userEntryId }) => {
-        await owner.checkpoint(userEntryId, false);
+      // The files the tools wrote are known here: the store looks at those, not at the whole book.
+      checkpoint: async ({ userEntryId, changes }) => {
+        await owner.checkpoint(userEntryId, false, changes.map((c) => c.path));
       },
       // Every N turns the older ones become a summary (after the scribe, leaf-guarded), or sooner
       // when the last request filled most of the model's context window (memory/plan.ts).

@@ -1,16 +1,20 @@
 // The Chat view: the current branch as messages, streaming replies, and the per-message actions
 // (variants, regenerate, edit, hide, branch here, copy). The page only renders; every action comes
-// here and goes to its verb on the Story of the open session (src/story/).
+// here and goes to its verb on the Story of the open session (src/story/). Updates are coalesced
+// (one per frame at most) and sent as changes to what the page has (src/protocol/chatMirror.ts):
+// a streamed token sends the characters it added, a new entry the messages it changed.
 import * as vscode from 'vscode';
 import type { TranscriptMessage } from '../agent/transcript';
 import { resolveManuscriptPath } from '../agent/paths';
 import { WebviewHost, translateLabels, type PageSpec } from './webviewHost';
 import { CHAT_LABELS } from '../protocol/labels';
 import { decodeFromChatPage, type ChatModel, type ChatStream, type FromChatPage, type ToChatPage } from '../protocol/chat';
-import { chatModel, chatStream, checkpointCommand, pageCommandId, phaseMessage, renderMessage, type SetupInputs } from '../protocol/chatModel';
+import { ChatModelCache, chatModel, chatStream, checkpointCommand, pageCommandId, phaseMessage, type SetupInputs } from '../protocol/chatModel';
+import { ChatMirror, type ChatUpdate } from '../protocol/chatMirror';
+import { Coalescer } from '../protocol/coalesce';
 import { translate } from './notices';
 import { dialectForEndpoint } from '../model/dialects';
-import { pricingOf } from '../model/usage';
+import { pricingOf, type Pricing } from '../model/usage';
 import { readSettings } from './settings';
 import type { NovelWorkspace } from './novel';
 import type { Log } from './log';
@@ -18,6 +22,16 @@ import type { StoryShell } from './storyShell';
 
 export class ChatViewProvider extends WebviewHost<ToChatPage, FromChatPage> {
   private pendingInput: string | undefined;
+  /** What the page holds. */
+  private readonly mirror = new ChatMirror();
+  private readonly updates: Coalescer;
+  /** The messages or the header may have changed (else only the streaming block did). */
+  private modelDirty = true;
+  private streamDirty = false;
+  /** The messages and usage computed for the last update, reused for what did not change. */
+  private readonly cache = new ChatModelCache();
+  /** The endpoint's price list, the same function while the endpoint stays (the cache is keyed by it). */
+  private pricing: { endpoint: string; pricing: Pricing } | undefined;
 
   constructor(
     extensionUri: vscode.Uri,
@@ -28,11 +42,20 @@ export class ChatViewProvider extends WebviewHost<ToChatPage, FromChatPage> {
     private readonly setup?: { inputs(): SetupInputs | undefined },
   ) {
     super(extensionUri, getNovel, log, decodeFromChatPage);
-    this.disposables.push(stories.onDidChange((what) => {
-      if (what === 'stream') this.postStream();
-      else if (what === 'phase') this.post(phaseMessage(stories.current()));
-      else this.refresh();
-    }));
+    this.updates = new Coalescer({ run: () => this.flush(), onError: (err) => log.warn(`chat view: ${String(err)}`) });
+    this.disposables.push(
+      stories.onDidChange((what) => {
+        if (what === 'stream') {
+          this.streamDirty = true;
+          this.updates.request();
+        } else if (what === 'phase') {
+          this.post(phaseMessage(stories.current()));
+        } else {
+          this.refresh();
+        }
+      }),
+      { dispose: () => this.updates.dispose() },
+    );
   }
 
   protected page(): PageSpec {
@@ -48,16 +71,25 @@ export class ChatViewProvider extends WebviewHost<ToChatPage, FromChatPage> {
     const novel = this.getNovel();
     const setup = this.setup?.inputs();
     const settings = readSettings();
-    const pricing = pricingOf(dialectForEndpoint(settings.baseUrl, settings));
-    return chatModel({ story: this.stories.current(), session: novel?.session, novelTitle: novel?.config.title, model: settings.model, notice: this.stories.notice(), pricing, ...(setup ? { setup } : {}) }, translate);
+    const endpoint = `${settings.baseUrl}\0${settings.provider ?? ''}`;
+    if (this.pricing?.endpoint !== endpoint) this.pricing = { endpoint, pricing: pricingOf(dialectForEndpoint(settings.baseUrl, settings)) };
+    const inputs = { story: this.stories.current(), session: novel?.session, novelTitle: novel?.config.title, model: settings.model, notice: this.stories.notice(), pricing: this.pricing.pricing };
+    return chatModel({ ...inputs, ...(setup ? { setup } : {}) }, translate, this.cache);
   }
 
+  protected override pageLetGo(): void {
+    this.mirror.reset();
+  }
+
+  /** Asks for an update of the page; a burst of requests makes one. */
   refresh(): void {
-    this.post(renderMessage(this.model(), this.streamView()));
-    if (this.pendingInput !== undefined) {
-      this.post({ type: 'focusInput', text: this.pendingInput });
-      this.pendingInput = undefined;
-    }
+    this.modelDirty = true;
+    this.updates.request();
+  }
+
+  /** Settles when the update asked for has been sent (tests). */
+  whenUpdated(): Promise<void> {
+    return this.updates.idle();
   }
 
   focusInput(text?: string): void {
@@ -70,9 +102,32 @@ export class ChatViewProvider extends WebviewHost<ToChatPage, FromChatPage> {
     return chatStream(this.stories.current());
   }
 
-  private postStream(): void {
-    const s = this.streamView();
-    if (s) this.post({ type: 'stream', text: s.text, tools: s.tools });
+  /** Sends the page what changed since the last update (everything, when it holds nothing known). */
+  private flush(): void {
+    const view = this.view;
+    if (!view || !view.visible) return this.pageLetGo();
+    let update: ChatUpdate | undefined;
+    if (this.modelDirty || this.mirror.unknown) {
+      this.modelDirty = false;
+      this.streamDirty = false;
+      const model = this.model();
+      update = this.mirror.update(model, model.busy ? this.streamView() : undefined);
+    } else if (this.streamDirty) {
+      this.streamDirty = false;
+      update = this.mirror.updateStream(this.stories.current()?.busy ? this.streamView() : undefined);
+    }
+    if (update) this.send(view, update);
+    if (this.pendingInput !== undefined) {
+      this.post({ type: 'focusInput', text: this.pendingInput });
+      this.pendingInput = undefined;
+    }
+  }
+
+  /** An update that does not arrive leaves the page behind: the next one is a whole render. */
+  private send(view: vscode.WebviewView, update: ChatUpdate): void {
+    view.webview.postMessage(update).then((delivered) => {
+      if (!delivered) this.mirror.reset();
+    }, () => this.mirror.reset());
   }
 
   private find(id: string): TranscriptMessage | undefined {
@@ -80,7 +135,12 @@ export class ChatViewProvider extends WebviewHost<ToChatPage, FromChatPage> {
   }
 
   async onMessage(m: FromChatPage): Promise<void> {
-    if (m.type === 'ready') return this.refresh();
+    if (m.type === 'ready') {
+      // A page that just loaded, or found a gap in the updates: it holds nothing known.
+      this.mirror.reset();
+      this.modelDirty = true;
+      return this.updates.now();
+    }
     if (m.type === 'command') {
       await vscode.commands.executeCommand(pageCommandId(m.command));
       return;

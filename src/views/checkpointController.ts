@@ -11,6 +11,8 @@ import { MANAGE_TRUST, NEEDS_ATTENTION, RESTRICTED_WORDS, UNAVAILABLE_WORDS, reb
 import type { Text } from '../common/text';
 import { checkpointProblemWords, sayWords } from '../story/problemWords';
 import type { CheckpointDocument, WorkingDocument } from '../protocol/diff';
+import { ManuscriptChanges } from '../project/manuscriptChanges';
+import { ManuscriptWatch } from './manuscriptWatch';
 import type { NovelWorkspace } from './novel';
 import type { Log } from './log';
 import { translate, type Notices } from './notices';
@@ -19,6 +21,12 @@ import { vscodePrompter } from './prompter';
 export const CHECKPOINT_SCHEME = 'worldline-checkpoint';
 
 export class CheckpointController implements vscode.Disposable, vscode.TextDocumentContentProvider {
+  /**
+   * The window's manuscript change feed: the Story's tool writes and restores, the editor's saves
+   * and the file watcher. The store stages from it (only what changed); the word count can follow it.
+   */
+  readonly changes = new ManuscriptChanges();
+  private readonly watch = new ManuscriptWatch(this.changes);
   private readonly handle: StoreHandle;
   /** The Restricted Mode word was shown in this window. */
   private explainedRestricted = false;
@@ -32,8 +40,11 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
       book: () => { const novel = this.getNovel(); return novel && { root: novel.root.fsPath, globs: novel.config.manuscript }; },
       failed: (problem) => this.notices.warnOnce(problemText(UNAVAILABLE_WORDS, problem), problem.kind === 'corrupt'),
       log,
+      options: { changes: this.changes },
     });
     this.disposables.push(
+      this.watch,
+      this.handle,
       this.contentChanged,
       vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, this),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.trustGranted()),
@@ -69,7 +80,11 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
   }
 
   /** The shadow repo, opened once (src/checkpoints/storeHandle.ts). Undefined when checkpoints are off. */
-  store(): Promise<ShadowRepo | undefined> { return this.handle.store(); }
+  store(): Promise<ShadowRepo | undefined> {
+    // The watcher follows the open novel's folder before the store stages from what it reports.
+    this.watch.follow(this.getNovel()?.root);
+    return this.handle.store();
+  }
 
   /**
    * On start: a damaged store, or a store that was lost (open started a new one while the session

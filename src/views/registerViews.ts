@@ -37,14 +37,14 @@ export function registerViews(context: vscode.ExtensionContext, getNovel: () => 
   const keys = new ApiKeys(context.secrets);
   const checkpoints = new CheckpointController(getNovel, notices, log);
   const stories = new StoryShell(getNovel, keys, checkpoints, notices, log);
-  const state = new StateViewProvider(extensionUri, getNovel, log);
+  const state = new StateViewProvider(extensionUri, getNovel, log, { turns: stories });
   const settingsWatch = new SettingsWatch(keys, log);
   const setup = new SetupState(getNovel, keys, context.secrets, log);
   const chat = new ChatViewProvider(extensionUri, getNovel, stories, log, setup);
-  const statusBar = new WorldlineStatusBar(getNovel, stories, log);
+  const statusBar = new WorldlineStatusBar(getNovel, stories, log, { changes: checkpoints.changes });
   const worldlines = new WorldlineController(getNovel, stories, checkpoints, log);
-  const tree = new WorldlinesTreeProvider(worldlines);
-  const graph = new WorldlineGraphViewProvider(extensionUri, getNovel, worldlines, log);
+  const tree = new WorldlinesTreeProvider(worldlines, { turns: stories });
+  const graph = new WorldlineGraphViewProvider(extensionUri, getNovel, worldlines, log, { turns: stories });
 
   const disposables: vscode.Disposable[] = [
     state, stories, chat, statusBar, worldlines, checkpoints, tree, graph, settingsWatch, setup,

@@ -1,11 +1,14 @@
 // The Scene State view: the state at the current leaf (the last `state` entry on the branch, else
 // the opening scene), the last scribe run, and the novelist's edits. An edit is validated in the
-// core and appended as a `state` entry {by:"user"}; invalid input changes nothing.
+// core and appended as a `state` entry {by:"user"}; invalid input changes nothing. The page is
+// rendered again only when what it shows changed (another state entry, the session, read-only),
+// at most once a frame and not while a turn is being written; the scribe's status goes alone.
 import * as vscode from 'vscode';
 import { stateAt, type StateAtResult } from '../state/stateAt';
 import { applyUserEdit, sceneStateView } from '../state/viewModel';
 import { parseStateYaml } from '../state/stateYaml';
-import { WebviewHost, translateLabels, type PageSpec } from './webviewHost';
+import { WebviewHost, translateLabels, type OncePerTurn, type PageSpec } from './webviewHost';
+import { Coalescer } from '../protocol/coalesce';
 import { STATE_LABELS } from '../protocol/labels';
 import { decodeFromStatePage, type EditResult, type FromStatePage, type ScribeStatus, type StateViewModel, type ToStatePage } from '../protocol/state';
 import type { NovelWorkspace } from './novel';
@@ -15,9 +18,17 @@ export type { ScribeOutcomeKind, ScribeStatus, StateViewModel } from '../protoco
 
 export class StateViewProvider extends WebviewHost<ToStatePage, FromStatePage> {
   private scribe: ScribeStatus = { running: false };
+  private readonly updates: Coalescer;
+  /** What the page shows: the state's key (see `stateKey`) and the scribe's status; undefined: nothing known. */
+  private shownKey: string | undefined;
+  private shownScribe: ScribeStatus | undefined;
 
-  constructor(extensionUri: vscode.Uri, getNovel: () => NovelWorkspace | undefined, log: Log) {
+  constructor(extensionUri: vscode.Uri, getNovel: () => NovelWorkspace | undefined, log: Log, options: OncePerTurn = {}) {
     super(extensionUri, getNovel, log, decodeFromStatePage);
+    const turns = options.turns;
+    this.updates = new Coalescer({ run: () => this.flush(), hold: () => turns?.busy ?? false, onError: (err) => log.warn(`scene state view: ${String(err)}`) });
+    this.disposables.push({ dispose: () => this.updates.dispose() });
+    if (turns) this.disposables.push(turns.onDidChange((what) => { if (what !== 'stream') this.updates.release(); }));
   }
 
   protected page(): PageSpec {
@@ -43,21 +54,44 @@ export class StateViewProvider extends WebviewHost<ToStatePage, FromStatePage> {
     this.refresh();
   }
 
+  protected override pageLetGo(): void {
+    this.shownKey = undefined;
+    this.shownScribe = undefined;
+  }
+
+  /** Asks for an update of the page; a burst of requests makes one. */
   refresh(): void {
+    this.updates.request();
+  }
+
+  /** Settles when the update asked for has been sent (tests). */
+  whenUpdated(): Promise<void> {
+    return this.updates.idle();
+  }
+
+  private flush(): void {
+    if (!this.shown) return this.pageLetGo();
     const novel = this.getNovel();
     const at = this.current();
     if (!novel || !at) return;
-    const model: StateViewModel = {
-      ...sceneStateView(at),
-      scribe: this.scribe,
-      readOnly: novel.session?.readOnly ?? false,
-      hasSession: novel.session !== undefined,
-    };
-    this.post({ type: 'render', model });
+    const readOnly = novel.session?.readOnly ?? false;
+    const hasSession = novel.session !== undefined;
+    const key = stateKey(at, { session: novel.session?.header.id, readOnly, hasSession });
+    if (key !== this.shownKey) {
+      const model: StateViewModel = { ...sceneStateView(at), scribe: this.scribe, readOnly, hasSession };
+      this.post({ type: 'render', model });
+    } else if (this.scribe !== this.shownScribe) {
+      this.post({ type: 'scribe', scribe: this.scribe });
+    }
+    this.shownKey = key;
+    this.shownScribe = this.scribe;
   }
 
   async onMessage(m: FromStatePage): Promise<void> {
-    if (m.type === 'ready') return this.refresh();
+    if (m.type === 'ready') {
+      this.shownKey = undefined;
+      return this.updates.now();
+    }
     if (m.type === 'patch') {
       await this.edit(m.patch);
       return;
@@ -80,7 +114,7 @@ export class StateViewProvider extends WebviewHost<ToStatePage, FromStatePage> {
       return this.reply({ ok: false, error: outcome.reason === 'read-only' ? vscode.l10n.t('This window is read-only: another VS Code window is writing this novel.') : outcome.error });
     }
     this.log.info(`scene state edited by the novelist (${outcome.warnings.length} warning(s))`);
-    this.refresh();
+    await this.updates.now();
     return this.reply({ ok: true, warnings: outcome.warnings });
   }
 
@@ -88,4 +122,12 @@ export class StateViewProvider extends WebviewHost<ToStatePage, FromStatePage> {
     this.post({ type: 'editResult', ...r });
     return r;
   }
+}
+
+/**
+ * What the rendered page depends on besides the scribe's status. A state entry never changes once
+ * written, so its id stands for its state; the opening state (no entry yet) is compared whole.
+ */
+function stateKey(at: StateAtResult, page: { session: string | undefined; readOnly: boolean; hasSession: boolean }): string {
+  return JSON.stringify([page.session, page.readOnly, page.hasSession, at.entryId ?? at.state, at.by, at.warnings, at.lastWarnings]);
 }

@@ -1,10 +1,15 @@
 // The status bar item: model, turn phase, and the manuscript's length with this turn's delta. The
 // figures come from the core counter (project/wordCount.ts), the words from protocol/statusLine.ts.
+// The counter keeps a count per file: it walks the book once at open and then reads only what
+// changed (the turn's files, saves, unsaved edits, and the manuscript change feed when given).
 import * as vscode from 'vscode';
-import { WordCounter, diskReader, type CountSource } from '../project/wordCount';
+import * as path from 'node:path';
+import { WordCounter, diskReader, type ChangeFeed, type CountSource } from '../project/wordCount';
+import { isManuscriptAt } from '../project/manuscript';
 import type { ToolChange } from '../agent/tools';
 import { dialectForEndpoint } from '../model/dialects';
-import { contextWindowFor, nextPromptTokens, pricingOf, usageTotals } from '../model/usage';
+import { contextWindowFor, nextPromptTokens, pricingOf, usageTotals, type UsageTotals } from '../model/usage';
+import { Coalescer } from '../protocol/coalesce';
 import { statusText, statusTooltip, type TooltipInputs } from '../protocol/statusLine';
 import type { StoryShell } from './storyShell';
 import { readSettings } from './settings';
@@ -12,26 +17,50 @@ import type { NovelWorkspace } from './novel';
 import type { Log } from './log';
 import { translate } from './notices';
 
+export interface StatusBarOptions {
+  /** The manuscript change feed (restores, undo, loads, the file watcher): those files are counted again. */
+  changes?: ChangeFeed;
+}
+
 export class WorldlineStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('worldline.status', vscode.StatusBarAlignment.Left, 50);
   private readonly counter: WordCounter;
+  private readonly renders: Coalescer;
   private readonly disposables: vscode.Disposable[] = [this.item];
+  /** The session's usage totals, summed once per appended entry rather than on every render. */
+  private totals: { session: object; entries: number; endpoint: string; totals: UsageTotals } | undefined;
 
   constructor(
     private readonly getNovel: () => NovelWorkspace | undefined,
     private readonly agent: StoryShell,
     log: Log,
+    options: StatusBarOptions = {},
   ) {
     this.item.name = 'Worldline';
     this.item.command = 'worldline.chat.focus';
-    this.counter = new WordCounter({ source: () => this.source(), changed: () => this.render(), warn: (m) => log.warn(m) });
+    this.renders = new Coalescer({ run: () => this.render(), onError: (err) => log.warn(`status bar: ${String(err)}`) });
+    this.counter = new WordCounter({
+      source: () => this.source(),
+      changed: () => this.renders.request(),
+      warn: (m) => log.warn(m),
+      ...(options.changes ? { feed: options.changes } : {}),
+    });
+    const unsaved = (doc: vscode.TextDocument): void => {
+      const rel = this.manuscriptPath(doc);
+      if (rel !== undefined) this.counter.later(rel);
+    };
     this.disposables.push(
       agent.onDidChange((what) => {
-        if (what !== 'stream') this.render();
+        if (what !== 'stream') this.renders.request();
       }),
       vscode.workspace.onDidSaveTextDocument((doc) => {
         if (doc.uri.scheme === 'file') this.counter.fileSaved(doc.uri.fsPath);
       }),
+      // Unsaved text counts: typing is counted once it pauses, and closing without saving brings back the file's.
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.contentChanges.length > 0) unsaved(e.document);
+      }),
+      vscode.workspace.onDidCloseTextDocument(unsaved),
     );
     void this.count();
   }
@@ -55,23 +84,38 @@ export class WorldlineStatusBar implements vscode.Disposable {
     return this.counter.turnEnded(changes);
   }
 
-  /** Counts the manuscript and shows the total. Never rejects (undefined on failure). */
+  /** Walks and counts the whole manuscript and shows the total. Never rejects (undefined on failure). */
   count(): Promise<number | undefined> {
     return this.counter.count();
   }
 
-  /** The open novel's manuscript; an open editor's unsaved text counts rather than the file's. */
+  /** The relative path of a manuscript document of the open novel; undefined for any other. */
+  private manuscriptPath(doc: vscode.TextDocument): string | undefined {
+    const novel = this.getNovel();
+    if (!novel || doc.uri.scheme !== 'file' || !isManuscriptAt(novel.config.manuscriptMatcher, novel.root.fsPath, doc.uri.fsPath)) return undefined;
+    return path.relative(novel.root.fsPath, doc.uri.fsPath).split(path.sep).join('/');
+  }
+
+  /**
+   * The open novel's manuscript; an open editor's unsaved text counts rather than the file's. An
+   * editor without unsaved changes holds what is on disk, or is about to (VS Code reloads it a
+   * little after a restore wrote the file), so the disk is read for it.
+   */
   private source(): CountSource | undefined {
     const novel = this.getNovel();
     if (!novel) return undefined;
     const disk = diskReader(novel.root.fsPath);
+    const unsaved = new Map<string, vscode.TextDocument>();
+    for (const d of vscode.workspace.textDocuments) if (d.isDirty && !d.isClosed) unsaved.set(d.uri.toString(), d);
     return {
       root: novel.root.fsPath,
       matcher: novel.config.manuscriptMatcher,
       read: (rel) => {
-        const uri = vscode.Uri.joinPath(novel.root, ...rel.split('/')).toString();
-        const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri && !d.isClosed);
-        return open ? Promise.resolve(open.getText()) : disk(rel);
+        if (unsaved.size > 0) {
+          const open = unsaved.get(vscode.Uri.joinPath(novel.root, ...rel.split('/')).toString());
+          if (open && !open.isClosed) return Promise.resolve(open.getText());
+        }
+        return disk(rel);
       },
     };
   }
@@ -89,11 +133,18 @@ export class WorldlineStatusBar implements vscode.Disposable {
 
   /** The open session's token usage and context budget (src/model/usage.ts), for the tooltip. */
   private usage(settings: ReturnType<typeof readSettings>): TooltipInputs {
-    const session = this.agent.current()?.session;
-    if (!session) return {};
+    const story = this.agent.current();
+    const session = story?.session;
+    if (!story || !session) return {};
     const dialect = dialectForEndpoint(settings.baseUrl, settings);
-    const out: TooltipInputs = { usage: usageTotals(session.entries(), pricingOf(dialect)) };
-    const tokens = nextPromptTokens(session.path());
+    const endpoint = `${settings.baseUrl}\0${settings.provider ?? ''}`;
+    const known = this.totals;
+    const totals = known && known.session === session && known.entries === session.entryCount && known.endpoint === endpoint
+      ? known.totals
+      : usageTotals(session.entries(), pricingOf(dialect));
+    this.totals = { session, entries: session.entryCount, endpoint, totals };
+    const out: TooltipInputs = { usage: totals };
+    const tokens = nextPromptTokens(story.branch().path);
     const window = contextWindowFor(settings.contextWindow, dialect, settings.model);
     if (tokens !== undefined && window !== undefined) out.context = { tokens, window };
     return out;
@@ -101,6 +152,7 @@ export class WorldlineStatusBar implements vscode.Disposable {
 
   dispose(): void {
     this.counter.dispose();
+    this.renders.dispose();
     for (const d of this.disposables) d.dispose();
   }
 }

@@ -2,6 +2,7 @@
 // (settings, SecretStorage keys, the editor's file system, unsaved editors saved or the restore
 // cancelled, the questions), and its events in the novelist's words. One Story per open session;
 // the verbs themselves live in src/story/.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RestoreResult } from '../checkpoints';
 import { isManuscriptAt } from '../project/manuscript';
@@ -47,6 +48,9 @@ export class StoryShell implements vscode.Disposable {
     if (this.story?.session === session) return this.story;
     this.story?.dispose();
     this.story = session ? new Story(this.host(), session) : undefined;
+    // The book's first checkpoint (the walk that stores every chapter) starts now, in the
+    // background, rather than inside the first Send.
+    void this.story?.prepareCheckpoints();
     this.changed.fire('render');
     return this.story;
   }
@@ -120,7 +124,11 @@ export class StoryShell implements vscode.Disposable {
       keys: (settings) => this.keys.forRequests(settings),
       manuscriptFs: () => new EditorManuscriptFs(novel().root),
       store: () => this.checkpoints.store(),
-      progress: (work) => Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Worldline: summarising older turns…') }, work)),
+      progress: (work, kind) => Promise.resolve(vscode.window.withProgress({
+        location: vscode.ProgressLocation.Window,
+        title: kind === 'checkpoints' ? vscode.l10n.t('Worldline: preparing checkpoints…') : vscode.l10n.t('Worldline: summarising older turns…'),
+      }, work)),
+      changes: this.checkpoints.changes,
       saveUnsavedOrCancel: () => this.saveOrCancel(),
       saveUnsavedToDisk: () => this.saveDirtyManuscript(),
       askFollow: (changed) => askFollow(changed),
@@ -173,8 +181,13 @@ export class StoryShell implements vscode.Disposable {
 
   /** Before a checkpoint the agent's own edits are on disk already; this catches anything left. */
   private async saveDirtyManuscript(): Promise<void> {
+    const novel = this.getNovel();
     for (const doc of this.dirtyManuscript()) {
-      if (await saveToDisk(doc)) continue;
+      if (await saveToDisk(doc)) {
+        // Told at once: the checkpoint that follows must not wait for the watcher to see it.
+        if (novel) this.checkpoints.changes.changed([path.relative(novel.root.fsPath, doc.uri.fsPath).split(path.sep).join('/')]);
+        continue;
+      }
       const rel = vscode.workspace.asRelativePath(doc.uri, false);
       this.log.warn(`${rel} could not be saved before the checkpoint; its unsaved text is not in it.`);
       this.notices.warnOnce(vscode.l10n.t('{0} could not be saved before the checkpoint, so its unsaved text is not in it. Save it yourself to keep it safe.', rel), false);

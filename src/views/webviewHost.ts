@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { makeNonce, pageHtml, pageResources, type PageName } from '../protocol/pageHtml';
 import { localize, type Labels } from '../protocol/labels';
 import type { Decoded } from '../protocol/decode';
+import type { LiveChange } from '../story';
 import type { NovelWorkspace } from './novel';
 import type { Log } from './log';
 
@@ -13,6 +14,20 @@ export interface PageSpec {
   /** media/<name>.js and media/<name>.css, after dom.js and common.css. */
   name: PageName;
   labels: Record<string, string>;
+}
+
+/**
+ * Whether a turn is being written (the StoryShell is one). Views that show what a turn changes
+ * only once it is written (the scene state, the worldlines) hold their refreshes meanwhile.
+ */
+export interface TurnActivity {
+  readonly busy: boolean;
+  readonly onDidChange: vscode.Event<LiveChange>;
+}
+
+/** Options of the views that refresh once per turn. */
+export interface OncePerTurn {
+  turns?: TurnActivity;
 }
 
 export abstract class WebviewHost<ToPage, FromPage> implements vscode.WebviewViewProvider, vscode.Disposable {
@@ -27,6 +42,8 @@ export abstract class WebviewHost<ToPage, FromPage> implements vscode.WebviewVie
   ) {}
 
   protected abstract page(): PageSpec;
+  /** The page was hidden, so let go: shown again it loads anew and holds nothing (the default keeps nothing to forget). */
+  protected pageLetGo(): void {}
   /** Handles one decoded message from the page; also callable directly (tests, commands). */
   abstract onMessage(message: FromPage): Promise<void> | void;
   abstract refresh(): Promise<void> | void;
@@ -46,6 +63,7 @@ export abstract class WebviewHost<ToPage, FromPage> implements vscode.WebviewVie
       view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
       view.onDidChangeVisibility(() => {
         if (view.visible) void this.refresh();
+        else this.pageLetGo();
       }),
       view.onDidDispose(() => {
         if (this.view === view) this.view = undefined;
@@ -55,6 +73,11 @@ export abstract class WebviewHost<ToPage, FromPage> implements vscode.WebviewVie
 
   protected post(message: ToPage): void {
     void this.view?.webview.postMessage(message);
+  }
+
+  /** True when the page is on screen; a hidden page is let go and asks for everything when shown again. */
+  protected get shown(): boolean {
+    return this.view?.visible ?? false;
   }
 
   private receive(raw: unknown): void {

@@ -1,8 +1,12 @@
 // The worldline graph (webview): one lane per worldline, saves as points in the order they were
 // written, fork edges from the save each line branched at, "you are here", and story written after
-// the last save. Clicking a point loads that save.
+// the last save. Clicking a point loads that save. Drawn again only when the view changed, at most
+// once a frame and not while a turn is being written.
 import * as vscode from 'vscode';
-import { WebviewHost, translateLabels, type PageSpec } from './webviewHost';
+import { WebviewHost, translateLabels, type OncePerTurn, type PageSpec } from './webviewHost';
+import { Coalescer } from '../protocol/coalesce';
+import { perChangeOf, type PerChange } from '../protocol/perChange';
+import type { WorldlineView } from '../worldline/view';
 import { GRAPH_LABELS } from '../protocol/graphLabels';
 import { emptyWorldlineView } from '../worldline/sessionSaves';
 import { decodeFromGraphPage, type FromGraphPage, type ToGraphPage } from '../protocol/graph';
@@ -11,14 +15,25 @@ import type { NovelWorkspace } from './novel';
 import type { Log } from './log';
 
 export class WorldlineGraphViewProvider extends WebviewHost<ToGraphPage, FromGraphPage> {
+  private readonly updates: Coalescer;
+  /** The view the page shows, as sent; undefined: nothing known. */
+  private shownView: string | undefined;
+  /** The view computed once per change, shared with the Worldlines tree. */
+  private readonly views: PerChange<WorldlineView | undefined>;
+
   constructor(
     extensionUri: vscode.Uri,
     getNovel: () => NovelWorkspace | undefined,
     private readonly controller: WorldlineController,
     log: Log,
+    options: OncePerTurn = {},
   ) {
     super(extensionUri, getNovel, log, decodeFromGraphPage);
-    this.disposables.push(controller.onDidChangeView(() => void this.refresh()));
+    const turns = options.turns;
+    this.views = perChangeOf(controller);
+    this.updates = new Coalescer({ run: () => this.flush(), hold: () => turns?.busy ?? false, onError: (err) => log.warn(`worldline graph: ${String(err)}`) });
+    this.disposables.push(controller.onDidChangeView(() => { this.views.changed(); this.updates.request(); }), { dispose: () => this.updates.dispose() });
+    if (turns) this.disposables.push(turns.onDidChange((what) => { if (what !== 'stream') this.updates.release(); }));
   }
 
   protected page(): PageSpec {
@@ -26,13 +41,31 @@ export class WorldlineGraphViewProvider extends WebviewHost<ToGraphPage, FromGra
   }
 
   async onMessage(m: FromGraphPage): Promise<void> {
-    if (m.type === 'ready') await this.refresh();
+    if (m.type === 'ready') {
+      this.shownView = undefined;
+      this.views.changed();
+      await this.updates.now();
+    }
     else if (m.type === 'load') await vscode.commands.executeCommand('worldline.loadSave', m.saveId);
     else await vscode.commands.executeCommand('worldline.savePoint');
   }
 
-  async refresh(): Promise<void> {
-    if (!this.view) return;
-    this.post({ type: 'render', view: (await this.controller.view()) ?? emptyWorldlineView() });
+  protected override pageLetGo(): void {
+    this.shownView = undefined;
+  }
+
+  /** Asks for an update of the page (computed afresh); a burst of requests makes one. */
+  refresh(): void {
+    this.views.changed();
+    this.updates.request();
+  }
+
+  private async flush(): Promise<void> {
+    if (!this.shown) return this.pageLetGo();
+    const view = (await this.views.get(() => this.controller.view())) ?? emptyWorldlineView();
+    const sent = JSON.stringify(view);
+    if (sent === this.shownView) return;
+    this.shownView = sent;
+    this.post({ type: 'render', view });
   }
 }

@@ -1,11 +1,16 @@
 // The Worldlines view: a native tree of worldlines and their saves. A click loads a save; the
 // context menu renames the line, deletes or compares saves and exports the manuscript. What each
 // node shows is decided in the core (src/worldline/treeItems.ts); this file makes the tree items.
+// The tree is redrawn only when the view changed, at most once a frame and not while a turn is
+// being written.
 import * as vscode from 'vscode';
 import type { WorldlineView } from '../worldline';
 import { treeChildren, treeItem, type TreeNode } from '../worldline/treeItems';
 import type { WorldlineController } from './worldlineController';
 import { translate } from './notices';
+import { Coalescer } from '../protocol/coalesce';
+import { perChangeOf, type PerChange } from '../protocol/perChange';
+import type { OncePerTurn } from './webviewHost';
 
 export { saveIdOf, worldlineIdOf } from '../worldline/treeItems';
 
@@ -13,14 +18,41 @@ export class WorldlinesTreeProvider implements vscode.TreeDataProvider<TreeNode>
   private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private view: WorldlineView | undefined;
+  /** The view the tree shows, as JSON (undefined: not drawn yet), and the next one when it differs. */
+  private shownView: string | undefined;
+  private nextView: { view: WorldlineView | undefined } | undefined;
+  private readonly updates: Coalescer;
+  /** The view computed once per change, shared with the worldline graph. */
+  private readonly views: PerChange<WorldlineView | undefined>;
   private readonly disposables: vscode.Disposable[] = [this.changed];
 
-  constructor(private readonly controller: WorldlineController) {
-    this.disposables.push(controller.onDidChangeView(() => this.changed.fire(undefined)));
+  constructor(private readonly controller: WorldlineController, options: OncePerTurn = {}) {
+    const turns = options.turns;
+    this.views = perChangeOf(controller);
+    this.updates = new Coalescer({ run: () => this.flush(), hold: () => turns?.busy ?? false, onError: () => this.changed.fire(undefined) });
+    this.disposables.push(controller.onDidChangeView(() => { this.views.changed(); this.updates.request(); }), { dispose: () => this.updates.dispose() });
+    if (turns) this.disposables.push(turns.onDidChange((what) => { if (what !== 'stream') this.updates.release(); }));
+  }
+
+  /** Settles when the update asked for has been made (tests). */
+  whenUpdated(): Promise<void> {
+    return this.updates.idle();
+  }
+
+  private async flush(): Promise<void> {
+    const view = await this.views.get(() => this.controller.view());
+    if (this.shownView !== undefined && JSON.stringify(view ?? null) === this.shownView) return;
+    this.nextView = { view };
+    this.changed.fire(undefined);
   }
 
   async getChildren(parent?: TreeNode): Promise<TreeNode[]> {
-    if (!parent) this.view = await this.controller.view();
+    if (!parent) {
+      const next = this.nextView;
+      this.nextView = undefined;
+      this.view = next ? next.view : await this.views.get(() => this.controller.view());
+      this.shownView = JSON.stringify(this.view ?? null);
+    }
     return treeChildren(this.view, parent);
   }
 

@@ -1,5 +1,6 @@
 // Reading saves off a conversation tree. Saves are `save` chain entries (DESIGN.md, "Saves and
-// worldlines"); everything here is computed from the tree, nothing is cached.
+// worldlines"); everything here is computed from the tree. The one cache, the list of saves, only
+// extends: the tree is append-only, so the entries already scanned never change.
 
 import type { ChainEntry, CheckpointEntry, Entry, SaveEntry } from '../session/entries';
 
@@ -9,15 +10,36 @@ import type { ChainEntry, CheckpointEntry, Entry, SaveEntry } from '../session/e
  */
 export interface SaveTree {
   entries(): readonly Entry[];
-  path(leafId?: string | null): ChainEntry[];
+  path(leafId?: string | null): readonly ChainEntry[];
   isAncestorOrSelf(ancestorId: string | null, id: string | null): boolean;
+  /** An entry by id (a Session has it); without it the view indexes the entries itself. */
+  get?(id: string): Entry | undefined;
 }
 
-/** Every save in the tree, in file order (= the order they were written). */
+interface ScannedSaves {
+  /** The entries array scanned (a session hands out the same growing array). */
+  source: readonly Entry[];
+  /** How many of its entries were scanned, and the last of them (a replaced array is rescanned). */
+  scanned: number;
+  last: Entry | undefined;
+  saves: SaveEntry[];
+}
+
+const scannedSaves = new WeakMap<object, ScannedSaves>();
+
+/** Every save in the tree, in file order (= the order they were written). Scans only entries new since the last call. */
 export function savesOf(tree: Pick<SaveTree, 'entries'>): SaveEntry[] {
-  const out: SaveEntry[] = [];
-  for (const e of tree.entries()) if (e.type === 'save') out.push(e);
-  return out;
+  const all = tree.entries();
+  let c = scannedSaves.get(tree);
+  if (!c || c.source !== all || c.scanned > all.length || all[c.scanned - 1] !== c.last) c = { source: all, scanned: 0, last: undefined, saves: [] };
+  for (let i = c.scanned; i < all.length; i++) {
+    const e = all[i] as Entry;
+    if (e.type === 'save') c.saves.push(e);
+  }
+  c.scanned = all.length;
+  c.last = all[all.length - 1];
+  scannedSaves.set(tree, c);
+  return c.saves.slice();
 }
 
 /** The save entry with this `saveId`, or undefined (it may live in another session). */

@@ -1,6 +1,9 @@
 // The data behind the Worldlines sidebar (a native tree view or a webview graph): every line with
 // its saves, the edges where lines branch, and where the novelist stands. Computed from the tree
 // and the sidecar each time; soft-deleted saves are left out of the picture, never out of the tree.
+// A view is built once per turn: nothing in it walks the whole path or the whole tree again (the
+// saves list only extends, the "nearest visible save above" answers are kept while the soft
+// deletes stay the same, and "on the current branch" is the tree's own ancestor question).
 
 import { ChainEntry, SaveEntry, isChainEntry } from '../session/entries';
 import { SaveTree, lastSaveOn, savesOf } from './saves';
@@ -72,10 +75,8 @@ export function buildWorldlineView(tree: SaveTree, sidecar: WorldlineSidecar, le
   const visibleAbove = visibleSaveFinder(tree, hidden);
 
   const path = tree.path(leafId);
-  const onPath = new Set(path.map((e) => e.id));
   const current = lastSaveOn(path, hidden);
-  const afterFrom = current ? path.findIndex((e) => e.id === current.id) + 1 : 0;
-  const storyAfterLastSave = path.slice(afterFrom).some((e) => !NOT_STORY.has(e.type));
+  const storyAfterLastSave = storyAfter(path, current);
 
   // The original name of a line is the one its first save was written with (deleted or not).
   const originalLineName = new Map<string, string>();
@@ -110,7 +111,7 @@ export function buildWorldlineView(tree: SaveTree, sidecar: WorldlineSidecar, le
       kind: s.kind,
       ts: s.ts,
       order,
-      onCurrentBranch: onPath.has(s.id),
+      onCurrentBranch: tree.isAncestorOrSelf(s.id, leafId),
       isCurrent: current !== undefined && current.id === s.id,
     };
     if (parent) node.parentSaveId = parent.saveId;
@@ -127,25 +128,51 @@ export function buildWorldlineView(tree: SaveTree, sidecar: WorldlineSidecar, le
   return view;
 }
 
+/** Story on the path after the save `current` (walking back from the leaf), or anywhere on it without one. */
+function storyAfter(path: readonly ChainEntry[], current: SaveEntry | undefined): boolean {
+  for (let i = path.length - 1; i >= 0; i--) {
+    const e = path[i] as ChainEntry;
+    if (current && e.id === current.id) return false;
+    if (!NOT_STORY.has(e.type)) return true;
+  }
+  return false;
+}
+
+interface KeptFinder {
+  hiddenKey: string;
+  memo: Map<string, SaveEntry | null>;
+}
+
+/** Per tree: the finder's answers, valid while the soft deletes are the same (an entry's ancestors never change). */
+const keptFinders = new WeakMap<object, KeptFinder>();
+
 /**
  * `visibleAbove(id)`: the nearest save at or above entry `id` that is not hidden. Memoised along
- * each walk, so the whole view costs about one pass over the tree however many saves there are.
+ * each walk and kept across views of the same tree, so each entry is walked about once in the
+ * session's lifetime however many saves and turns there are.
  */
 function visibleSaveFinder(tree: SaveTree, hidden: ReadonlySet<string>): (id: string | null) => SaveEntry | undefined {
-  const chain = new Map<string, ChainEntry>();
-  for (const e of tree.entries()) if (isChainEntry(e)) chain.set(e.id, e);
-  const memo = new Map<string, SaveEntry | null>();
+  const hiddenKey = [...hidden].sort().join('\n');
+  let kept = keptFinders.get(tree);
+  if (!kept || kept.hiddenKey !== hiddenKey) {
+    kept = { hiddenKey, memo: new Map() };
+    keptFinders.set(tree, kept);
+  }
+  const memo = kept.memo;
+  const chainOf = chainReader(tree);
+  const limit = tree.entries().length;
   return (id) => {
     const walked: string[] = [];
     let found: SaveEntry | null = null;
-    for (let cur = id; cur !== null && walked.length <= chain.size; ) {
+    for (let cur = id; cur !== null; ) {
       const known = memo.get(cur);
       if (known !== undefined) {
         found = known;
         break;
       }
-      const e = chain.get(cur);
+      const e = chainOf(cur);
       if (!e) break; // an unknown parent (a damaged line): the session treats the child as a root
+      if (walked.length > limit) break; // a loop in a damaged tree (the session cuts them on load)
       walked.push(cur);
       if (e.type === 'save' && !hidden.has(e.saveId)) {
         found = e;
@@ -156,4 +183,18 @@ function visibleSaveFinder(tree: SaveTree, hidden: ReadonlySet<string>): (id: st
     for (const w of walked) memo.set(w, found);
     return found ?? undefined;
   };
+}
+
+/** A chain entry by id: the tree's own lookup when it has one (a Session), else one map of this view's. */
+function chainReader(tree: SaveTree): (id: string) => ChainEntry | undefined {
+  const get = tree.get?.bind(tree);
+  if (get) {
+    return (id) => {
+      const e = get(id);
+      return e && isChainEntry(e) ? e : undefined;
+    };
+  }
+  const chain = new Map<string, ChainEntry>();
+  for (const e of tree.entries()) if (isChainEntry(e)) chain.set(e.id, e);
+  return (id) => chain.get(id);
 }

@@ -90,11 +90,16 @@ describe('Agent mode in a real VS Code', function () {
     assert.ok(!text.includes('写好了：沈砚付了房钱。'), 'the original reply text is not sent');
   });
 
-  it('the state block rides on the newest instruction only', async () => {
+  it('the first instruction carries the full state block, each later one what changed since the one before', async () => {
     const last = agentRequests(server).at(-1)!;
     const users = (last.messages ?? []).filter((m) => m.role === 'user').map((m) => String(m.content));
-    assert.ok(users.at(-1)!.includes('【世界状态】'));
-    for (const u of users.slice(0, -1)) assert.ok(!u.includes('【世界状态】'));
+    // No summary yet. The bridge in front of a conversation whose first instruction is hidden is
+    // not an instruction; the first visible one gets the full ledger, the others its changes (or
+    // the one line that nothing changed, or the full ledger again when that is shorter).
+    const instructions = users.filter((u) => u !== '（更早的对话已略去。）');
+    assert.ok(instructions.length > 0);
+    assert.ok(instructions[0]!.startsWith('【世界状态】') && instructions[0]!.includes('【登场名录】'), instructions[0]);
+    for (const u of instructions.slice(1)) assert.ok(u.startsWith('【世界状态变化】') || u.startsWith('【世界状态】'), u);
   });
 
   it('an in-place edit of a reply in several parts reads, and is sent, exactly as saved', async () => {

@@ -1,5 +1,5 @@
-// The pure request builder: system prompt, summary placement, raw replay, tool-call pairing, and the
-// state block on the newest instruction only.
+// The pure request builder: system prompt, summary placement, raw replay, tool-call pairing, the
+// blocks in front of the instructions as they were sent, the recall after the newest one.
 import * as assert from 'node:assert/strict';
 import { buildRequest, buildSystemPrompt, replay, replayArguments } from '../../../src/agent/prompt';
 import type { ContextMessage } from '../../../src/session/entries';
@@ -117,6 +117,41 @@ describe('agent/prompt', () => {
     const two = JSON.stringify(buildRequest({ system: 'S', context: ctx, stateBlock: BLOCK, lang: 'zh' }));
     assert.equal(one, two);
     assert.equal(JSON.stringify(ctx), frozen);
+  });
+
+  it('earlier instructions get the blocks they were sent with; the newest gets the turn\'s; an emptied one stays empty', () => {
+    const ctx = [u('1', '第一条'), a('2', '回复一'), u('3', '  '), a('4', '回复二'), u('5', '第三条')];
+    const pastBlocks = new Map([['1', 'B1'], ['3', 'B3'], ['5', 'B5']]);
+    const msgs = buildRequest({ system: 'S', context: ctx, stateBlock: BLOCK, pastBlocks, lang: 'zh' });
+    assert.deepEqual(msgs.slice(1).map((m) => m.content), ['B1\n\n第一条', '回复一\n\n回复二', `${BLOCK}\n\n第三条`]);
+    const bare = buildRequest({ system: 'S', context: ctx, stateBlock: BLOCK, lang: 'zh' });
+    assert.equal(bare[1]?.content, '第一条', 'without past blocks, replayed bare');
+  });
+
+  it('the recall goes after the newest instruction, also when it is merged with an earlier one; dropping it next turn changes nothing before', () => {
+    const ctx = [u('1', '第一条'), a('2', '回复一'), u('3', '第二条'), u('4', '第三条')];
+    const msgs = buildRequest({ system: 'S', context: ctx, stateBlock: BLOCK, pastBlocks: new Map([['1', 'B1'], ['3', 'B3']]), recall: '【相关回忆】\n- 甲', lang: 'zh' });
+    assert.deepEqual(msgs.slice(1).map((m) => m.content), ['B1\n\n第一条', '回复一', `B3\n\n第二条\n\n${BLOCK}\n\n第三条\n\n【相关回忆】\n- 甲`]);
+    const next = [...ctx, a('5', '回复三'), u('6', '第四条')];
+    const later = buildRequest({ system: 'S', context: next, stateBlock: 'B6', pastBlocks: new Map([['1', 'B1'], ['3', 'B3'], ['4', BLOCK]]), lang: 'zh' });
+    const sent = String(msgs[3]?.content);
+    assert.equal(later[3]?.content, sent.slice(0, sent.indexOf('\n\n【相关回忆】')));
+    assert.equal(buildRequest({ system: 'S', context: ctx, stateBlock: BLOCK, recall: '', lang: 'zh' })[3]?.content, `第二条\n\n${BLOCK}\n\n第三条`, 'no recall: nothing after');
+  });
+
+  it('turn after turn, with the blocks replayed, each request is a byte-identical prefix of the next', () => {
+    const ctx: ContextMessage[] = [];
+    const sent = new Map<string, string>();
+    let previous: string | undefined;
+    for (let turn = 0; turn < 20; turn++) {
+      const state = `${BLOCK}\n事实：第 ${turn} 轮`; // the state changes every turn
+      ctx.push(u(`u${turn}`, `指令 ${turn}`));
+      const wire = JSON.stringify(buildRequest({ system: 'S', context: ctx, stateBlock: state, pastBlocks: sent, lang: 'zh' }));
+      if (previous) assert.ok(wire.startsWith(previous.slice(0, -1)), `request ${turn} extends request ${turn - 1}`);
+      sent.set(`u${turn}`, state);
+      ctx.push(a(`a${turn}`, `回复 ${turn}`));
+      previous = wire;
+    }
   });
 
   it('turn after turn, everything before the previous newest instruction is byte-identical', () => {

@@ -1,21 +1,33 @@
 // Property: whatever a real session tree holds (regenerated and branched turns, hidden and edited
 // messages, stopped and failed turns with and without dangling tool calls, summaries), the request
 // built for a new instruction, and for the next step of its tool loop, is one a strict endpoint
-// accepts; it carries every visible text in order and no hidden or covered one; the state block
-// is on the newest instruction only, right in front of it.
+// accepts; it carries every visible text in order and no hidden or covered one; the turn's block
+// is right in front of the newest instruction, and every earlier instruction after the summary
+// carries the block it was sent with (the full state before it, or the changes since the one
+// before), the ones before it none.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { buildRequest, replay } from '../../../src/agent/prompt';
+import { FULL_EVERY, instructionsBeforeSummary, SentBlocks, type BlockSettings } from '../../../src/agent/sentBlocks';
 import { cutOffText, notRunText } from '../../../src/agent/requestShape';
 import type { OpenAIMessage } from '../../../src/model/streaming';
 import type { AssistantEntry, ChainEntry, NewChainEntry, ToolCall } from '../../../src/session/entries';
 import { Session } from '../../../src/session/session';
+import { formatState } from '../../../src/state/format';
+import { formatChanges } from '../../../src/state/formatChanges';
+import { withBlock } from '../../../src/state/inject';
+import { openingState } from '../../../src/state/opening';
+import { stateAt } from '../../../src/state/stateAt';
 import { runs } from '../long-mode';
 import { assistant, removeTempDirs, tempDir, tool, user } from '../session/helpers';
 import { shapeProblem } from './strictShape';
 
 const BLOCK = '【世界状态】\n时间：傍晚\n地点：茶馆';
+/** The earlier instructions' blocks come from real states; their opening differs from BLOCK. */
+const PAST: BlockSettings = { opening: { time: '清晨', location: '渡口' }, lang: 'zh', budget: 400 };
+/** Opens a full block, a change block and the no-change line alike. */
+const HEADING = '【世界状态';
 const TOKEN = /⟦\d+⟧/g;
 const TURN_NOT_RUN = '未执行：作者停止了这一轮。'; // what turn.ts records for calls skipped after a stop
 
@@ -128,7 +140,9 @@ class Builder {
     }
     if (r.bookkeeping && (r.kind === 'text' || r.kind === 'tools')) {
       await this.append({ type: 'checkpoint', commit: 'abc', ref: 'refs/x', changed: [] });
-      await this.append({ type: 'state', state: {}, by: 'scribe', warnings: [] });
+      // Every third state is damaged: the block comes from the valid one above it, as stateAt picks.
+      const state = this.n % 3 === 0 ? {} : openingState({ time: `第${this.n}刻`, location: '渡口' });
+      await this.append({ type: 'state', state, by: 'scribe', warnings: [] });
     }
   }
 
@@ -223,10 +237,28 @@ function contentOf(m: OpenAIMessage): string {
   return typeof m.content === 'string' ? m.content : '';
 }
 
+/** The earlier instructions after the active summary, visible and not empty: they carry their blocks. */
+function freshInstructions(s: Session): ChainEntry[] {
+  const p = s.path();
+  const pos = new Map(p.map((e, i) => [e.id, i] as const));
+  let from = 0;
+  for (let i = p.length - 1; i >= 0; i--) {
+    const e = p[i] as ChainEntry;
+    if (e.type === 'summary' && !s.isHidden(e.id) && pos.has(e.coversThroughId)) {
+      from = i + 1;
+      break;
+    }
+  }
+  const users = p.filter((e, i) => e.type === 'user' && i >= from && !s.isHidden(e.id) && s.textOf(e.id).trim() !== '');
+  return users.slice(0, -1); // the newest gets the turn's block
+}
+
 /** The request as turn.ts builds it for the current leaf, checked against the oracle. */
 function check(s: Session, lang: 'zh' | 'en', newest: string, endsWith: 'user' | 'tool'): boolean {
   const view = s.contextWithSummary();
-  const msgs = buildRequest({ summaryText: view.summaryText, context: view.messages, system: 'SYS', stateBlock: BLOCK, lang });
+  const sent = new SentBlocks(s);
+  const pastBlocks = sent.blocks(view.messages, instructionsBeforeSummary(s, view), PAST).past;
+  const msgs = buildRequest({ summaryText: view.summaryText, context: view.messages, system: 'SYS', stateBlock: BLOCK, pastBlocks, lang });
   const dump = () => JSON.stringify(msgs, null, 1);
   assert.equal(shapeProblem(msgs), undefined, dump());
   assert.equal(msgs[msgs.length - 1]?.role, endsWith, dump());
@@ -239,6 +271,20 @@ function check(s: Session, lang: 'zh' | 'en', newest: string, endsWith: 'user' |
   assert.ok(last && contentOf(last).endsWith(`${BLOCK}\n\n${newest}`), 'the block sits right in front of the newest instruction');
   assert.equal(body.filter((m) => contentOf(m).includes(BLOCK)).length, 1, 'and nowhere else');
   assert.equal(contentOf(last).split(BLOCK).length, 2);
+  // Each earlier instruction as it was sent: the block of the state before it (stateAt on its path).
+  const fresh = freshInstructions(s);
+  const userText = users.map(contentOf).join('\u0000');
+  const stateOf = (id: string) => stateAt(s.path(id), PAST.opening, { lang: 'zh' }).state;
+  fresh.forEach((u, j) => {
+    // The full state on the first and every FULL_EVERY; else the changes since the one before, unless longer.
+    const full = formatState(stateOf(u.id), { lang: 'zh', budget: PAST.budget as number });
+    const prev = fresh[j - 1];
+    const changes = j % FULL_EVERY === 0 || !prev ? undefined : formatChanges(stateOf(prev.id), stateOf(u.id), { lang: 'zh' });
+    const block = changes !== undefined && changes.length < full.length ? changes : full;
+    assert.ok(userText.includes(withBlock(block, s.textOf(u.id))), `instruction ${s.textOf(u.id)} carries its block\n${dump()}`);
+  });
+  const headings = body.reduce((n, m) => n + contentOf(m).split(HEADING).length - 1, 0);
+  assert.equal(headings, fresh.length + 1, 'no block on an instruction before the summary, none in a reply or a result');
   const marker = cutOffText(lang);
   const marks = body.reduce((n, m) => n + (m.role === 'assistant' ? contentOf(m).split(marker).length - 1 : 0), 0);
   assert.equal(marks, want.cutOffs, 'stopped replies are marked cut off');

@@ -1,11 +1,15 @@
 // The turn: streaming, the tool loop writing a chapter, hooks, and how the branch becomes the next
-// request (regenerate, edit, hide, the state block on the newest instruction only). Real HTTP,
+// request (regenerate, edit, hide, the full state then the changes in front of the instructions,
+// the recall after the newest). Real HTTP,
 // real files, a real Session.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { firstMalformedCall } from '../../../src/agent/turn';
+import type { ContextTransform } from '../../../src/agent/sentBlocks';
+import { TurnRunner } from '../../../src/agent/turnRunner';
+import { shortenOldToolPayloads } from '../../../src/memory/compactContext';
 import type { AssistantEntry } from '../../../src/session/entries';
 import { makeTurnEnv, shape, textOf, until, type TurnEnv } from './turnHelpers';
 
@@ -238,7 +242,7 @@ describe('agent/turn', () => {
     assert.ok(req.includes('琥珀色') && !req.includes('灰色'));
   });
 
-  it('across turns the state block rides on the newest instruction only; the scribe\'s ledger reaches the next turn', async () => {
+  it('across turns the first instruction carries the full state, each later one the changes since; the scribe\'s ledger reaches the next turn', async () => {
     env = await makeTurnEnv({ scribe: 'real' });
     env.write('chapters/01.md', '');
     env.scribe.enqueue({ text: '{"patch":{"location":"渡口","time":"深夜","characters":{"青梧":{"at":"渡口"}}}}' });
@@ -256,25 +260,80 @@ describe('agent/turn', () => {
     await env.runner.send('第三条指令');
     const reqs = env.agentRequests();
     assert.equal(reqs.length, 4);
-    for (const req of reqs) {
-      const users = (req.messages ?? []).filter((m) => m.role === 'user');
-      const withState = users.filter((m) => textOf(m).includes(STATE_ZH));
-      assert.equal(withState.length, 1, 'exactly one message carries the state');
-      assert.equal(withState[0], users[users.length - 1], 'and it is the newest instruction');
-    }
-    const last = reqs[3]?.messages ?? [];
-    const lastUsers = last.filter((m) => m.role === 'user').map(textOf);
-    assert.deepEqual(lastUsers.slice(0, 2), ['写她去渡口', '第二条指令'], 'older instructions are replayed raw');
-    assert.ok(lastUsers[2]?.includes('地点：渡口'), 'the scribe\'s ledger is injected next turn');
-    assert.ok(textOf(reqs[0]?.messages?.[1] as never).includes('地点：茶馆'));
-    // Across turns the earlier request's messages up to its newest instruction recur verbatim.
+    const lastUsers = (reqs[3]?.messages ?? []).filter((m) => m.role === 'user').map(textOf);
+    assert.ok(lastUsers[0]?.startsWith(STATE_ZH) && lastUsers[0].includes('【登场名录】') && lastUsers[0].includes('地点：茶馆'), 'the first instruction with the full state before it');
+    assert.ok(lastUsers[0]?.endsWith('\n\n写她去渡口'));
+    // The scribe's ledger reaches the next turn, as what changed.
+    const second = lastUsers[1] ?? '';
+    assert.ok(second.startsWith('【世界状态变化】') || second.startsWith(STATE_ZH), second);
+    assert.ok(second.includes('地点：渡口') && second.includes('时间：深夜') && second.endsWith('\n\n第二条指令'), second);
+    assert.equal(lastUsers[2], '【世界状态】自上一条指令起没有变化。\n\n第三条指令', 'no scribe after the second turn: nothing changed');
+    // Each request is the one before it, byte for byte, with the new messages after it.
     for (let i = 1; i < reqs.length; i++) {
       const prev = reqs[i - 1]?.messages ?? [];
-      const next = reqs[i]?.messages ?? [];
-      const cut = prev.map((m) => m.role).lastIndexOf('user');
-      assert.deepEqual(next.slice(0, cut), prev.slice(0, cut));
+      assert.deepEqual(reqs[i]?.messages?.slice(0, prev.length), prev, `request ${i} extends request ${i - 1}`);
     }
     assert.deepEqual(shape(env.session).filter((s) => s === 'state').length, 1);
+  });
+
+  it('the recall goes after the newest instruction, that turn only; the rest of the request is replayed as sent', async () => {
+    let n = 0;
+    env = await makeTurnEnv({ hooks: { recall: async () => `【相关回忆】\n- 第${++n}次回忆` } });
+    env.agent.enqueue({ text: '一。' }, { text: '二。' }, { text: '三。' });
+    await env.runner.send('第一条');
+    await env.runner.send('第二条');
+    const [q1, q2] = env.agentRequests().map((r) => r.messages ?? []);
+    const users = (q2 ?? []).filter((m) => m.role === 'user').map(textOf);
+    assert.match(users[1] ?? '', /^【世界状态】[\s\S]*\n\n第二条\n\n【相关回忆】\n- 第2次回忆$/);
+    assert.ok(!(users[0] ?? '').includes('回忆') && (users[0] ?? '').endsWith('\n\n第一条'), 'the first instruction lost its recall');
+    // Up to the first instruction's text, the second request is the first one byte for byte.
+    const first = textOf((q1 ?? [])[1] as never);
+    assert.ok(first.endsWith('\n\n第一条\n\n【相关回忆】\n- 第1次回忆'));
+    assert.equal(users[0], first.slice(0, first.indexOf('\n\n【相关回忆】')));
+    assert.deepEqual((q2 ?? [])[0], (q1 ?? [])[0]);
+    // A runner made afresh (the session reopened) sends the same bytes: nothing is remembered.
+    const again = new TurnRunner({ ...env.deps, hooks: {} });
+    try {
+      await again.send('第三条');
+      const third = (env.agentRequests()[2]?.messages ?? []).filter((m) => m.role === 'user').map(textOf);
+      assert.deepEqual(third.slice(0, 2), [users[0], (users[1] ?? '').slice(0, (users[1] ?? '').indexOf('\n\n【相关回忆】'))]);
+      assert.ok(!(third[2] ?? '').includes('回忆') && (third[2] ?? '').endsWith('\n\n第三条'));
+    } finally {
+      again.dispose();
+    }
+  });
+
+  it('a summary changes the prefix once: the instructions before it go bare and shortened, the ones after it as sent', async () => {
+    const transformContext: ContextTransform = (messages, at) => ({ messages: shortenOldToolPayloads(messages, at.beforeSummary, { lang: 'zh' }), oldTurns: at.beforeSummary });
+    env = await makeTurnEnv({ scribe: 'real', deps: { transformContext } });
+    env.write('chapters/01.md', '');
+    const turn = async (time: string): Promise<void> => {
+      env.scribe.enqueue({ text: JSON.stringify({ patch: { time } }) });
+      env.agent.enqueue(
+        { toolCalls: [{ name: 'append_file', arguments: JSON.stringify({ path: 'chapters/01.md', content: `${time}，雨还在下。`.repeat(20) }) }] },
+        { text: `写了${time}。` },
+      );
+      await (await env.runner.send(`写${time}`)).scribeDone;
+    };
+    await turn('一更');
+    await turn('二更');
+    const second = env.session.path().filter((e) => e.type === 'user')[1];
+    await env.session.append({ type: 'summary', text: '青梧守了一更。', coversThroughId: second?.parentId as string });
+    await turn('三更');
+    await turn('四更');
+    const reqs = env.agentRequests().map((r) => r.messages ?? []);
+    assert.equal(reqs.length, 8);
+    const [first, after, next, later] = [reqs[3] ?? [], reqs[4] ?? [], reqs[5] ?? [], reqs[6] ?? []];
+    assert.match(textOf(first.filter((m) => m.role === 'user')[1] as never), /^【世界状态/, 'before the summary the second instruction had its block');
+    assert.ok(textOf(after[0] as never).includes('青梧守了一更。'), 'the summary is in the system message');
+    const users = after.filter((m) => m.role === 'user').map(textOf);
+    assert.equal(users[0], '写二更', 'the instruction before the summary goes bare');
+    assert.match(JSON.stringify(after[2]), /全文/, 'and its payload shortened');
+    assert.ok(users[1]?.startsWith(STATE_ZH) && users[1].includes('【登场名录】') && users[1].includes('时间：二更') && users[1].endsWith('\n\n写三更'), 'the first after the summary: the full state');
+    assert.deepEqual(next.slice(0, after.length), after, 'within the turn the request extends the last');
+    assert.deepEqual(later.slice(0, next.length), next, 'and across turns: the summary changed the prefix once');
+    const laterUsers = later.filter((m) => m.role === 'user').map(textOf);
+    assert.ok(laterUsers[2]?.includes('时间：三更') && laterUsers[2].endsWith('\n\n写四更'));
   });
 
   it('a checkpoint failure is a warning; the turn stands and the scribe still runs', async () => {

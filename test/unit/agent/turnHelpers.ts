@@ -24,6 +24,8 @@ export interface TurnEnv {
   root: string;
   session: Session;
   runner: TurnRunner;
+  /** What the runner was made with (a second runner on the same session: a reopened window). */
+  deps: TurnRunnerDeps;
   events: TurnEvent[];
   checkpoints: CheckpointInfo[];
   scribes: ScribeInfo[];
@@ -103,7 +105,7 @@ export async function makeTurnEnv(opts: TurnEnvOptions = {}): Promise<TurnEnv> {
       return mode === 'real' ? realScribe(info) : undefined;
     };
   }
-  const runner = new TurnRunner({
+  const deps: TurnRunnerDeps = {
     session,
     client: createStreamingClient(streamingOptions()),
     toolContext,
@@ -116,12 +118,14 @@ export async function makeTurnEnv(opts: TurnEnvOptions = {}): Promise<TurnEnv> {
     hooks,
     onEvent: (e) => events.push(e),
     ...opts.deps,
-  }, opts.pending);
+  };
+  const runner = new TurnRunner(deps, opts.pending);
   return {
     server,
     root,
     session,
     runner,
+    deps,
     events,
     checkpoints,
     scribes,

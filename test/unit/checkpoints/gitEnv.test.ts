@@ -81,7 +81,7 @@ describe('checkpoints: git environment and command line', function () {
     }
   });
 
-  it('git is found on the safe PATH only: never ".", an empty entry, a relative folder, or a folder in the book', () => {
+  it('git is found on the safe PATH only: never ".", an empty entry, a relative folder, or a folder in the book', async () => {
     if (onWindows) return; // shell-script stand-ins
     const root = tmpDir();
     const outside = tmpDir('wl-bin-');
@@ -93,26 +93,26 @@ describe('checkpoints: git environment and command line', function () {
     try {
       process.chdir(root); // "." and "bin" would mean the book folder
       const pathValue = ['.', '', 'bin', path.join(root, 'tools'), outside].join(path.delimiter);
-      assert.equal(resolveGitBinary('git', root, { pathValue }), real);
+      assert.equal(await resolveGitBinary('git', root, { pathValue }), real);
       const only = ['.', '', 'bin', path.join(root, 'tools')].join(path.delimiter);
-      assert.throws(() => resolveGitBinary('git', root, { pathValue: only }), (e: unknown) => e instanceof CheckpointError && e.kind === 'gitMissing');
+      await assert.rejects(resolveGitBinary('git', root, { pathValue: only }), (e: unknown) => e instanceof CheckpointError && e.kind === 'gitMissing');
     } finally {
       process.chdir(cwd);
     }
     const gitMissing = (e: unknown) => e instanceof CheckpointError && e.kind === 'gitMissing';
-    assert.throws(() => resolveGitBinary('./git', root), gitMissing, 'a relative path');
-    assert.throws(() => resolveGitBinary('tools/git', root), gitMissing, 'a relative path');
-    assert.throws(() => resolveGitBinary(path.join(root, 'tools', 'git'), root), gitMissing, 'a full path inside the book');
-    assert.equal(resolveGitBinary('/opt/elsewhere/git', root), '/opt/elsewhere/git', 'a full path outside is the caller\'s choice');
+    await assert.rejects(resolveGitBinary('./git', root), gitMissing, 'a relative path');
+    await assert.rejects(resolveGitBinary('tools/git', root), gitMissing, 'a relative path');
+    await assert.rejects(resolveGitBinary(path.join(root, 'tools', 'git'), root), gitMissing, 'a full path inside the book');
+    assert.equal(await resolveGitBinary('/opt/elsewhere/git', root), '/opt/elsewhere/git', 'a full path outside is the caller\'s choice');
     // A folder named like the program, or a file that cannot be run, is passed over.
     const odd = tmpDir('wl-odd-');
     fs.mkdirSync(path.join(odd, 'git'));
     const noexec = tmpDir('wl-noexec-');
     fs.writeFileSync(path.join(noexec, 'git'), 'not a program');
-    assert.equal(resolveGitBinary('git', root, { pathValue: [odd, noexec, outside].join(path.delimiter) }), real);
+    assert.equal(await resolveGitBinary('git', root, { pathValue: [odd, noexec, outside].join(path.delimiter) }), real);
   });
 
-  it('on Windows, git.exe is looked for (not a .cmd or .bat, which need a shell), and never in the book folder', () => {
+  it('on Windows, git.exe is looked for (not a .cmd or .bat, which need a shell), and never in the book folder', async () => {
     const root = tmpDir();
     const scripts = tmpDir('wl-cmd-');
     const outside = tmpDir('wl-bin-');
@@ -122,6 +122,6 @@ describe('checkpoints: git environment and command line', function () {
     fs.writeFileSync(path.join(scripts, 'git'), '');
     fs.writeFileSync(path.join(outside, 'git.exe'), '');
     const pathValue = [root, scripts, outside].join(path.delimiter);
-    assert.equal(resolveGitBinary('git', root, { pathValue, platform: 'win32' }), path.join(outside, 'git.exe'));
+    assert.equal(await resolveGitBinary('git', root, { pathValue, platform: 'win32' }), path.join(outside, 'git.exe'));
   });
 });

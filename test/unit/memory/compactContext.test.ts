@@ -1,7 +1,14 @@
-// Old turns' tool payloads shortened to one line each, in steps that keep the prefix stable.
+// Old turns' tool payloads shortened to one line each; the boundary moves with the summary, or in
+// large steps, so the replayed prefix stays byte-stable between moves.
 import { strict as assert } from 'node:assert';
-import type { ContextMessage } from '../../../src/session/entries';
-import { shortArguments, shortenOldToolPayloads } from '../../../src/memory/compactContext';
+import { instructionsBeforeSummary } from '../../../src/agent/sentBlocks';
+import { planCompaction } from '../../../src/memory/plan';
+import { RAW_VIEW } from '../../../src/memory/types';
+import { activeSummaryView } from '../../../src/session/context';
+import type { ChainEntry, ContextMessage, NewChainEntry } from '../../../src/session/entries';
+import fc from 'fast-check';
+import { oldTurnsFor, shortArguments, shortenOldToolPayloads } from '../../../src/memory/compactContext';
+import { runs } from '../long-mode';
 
 function turns(n: number): ContextMessage[] {
   const out: ContextMessage[] = [];
@@ -15,7 +22,7 @@ function turns(n: number): ContextMessage[] {
 }
 
 describe('memory/shortenOldToolPayloads', () => {
-  it('old turns: results and arguments one line each; recent turns untouched', () => {
+  it('old turns: results and arguments one line each; the turns after them untouched', () => {
     const msgs = turns(12);
     const out = shortenOldToolPayloads(msgs, 6);
     for (let i = 0; i < 18; i++) {
@@ -35,21 +42,16 @@ describe('memory/shortenOldToolPayloads', () => {
       }
       if (m.role === 'user') assert.equal(m, msgs[i]);
     }
-    for (let i = 18; i < out.length; i++) assert.equal(out[i], msgs[i], 'recent messages are the same objects');
+    for (let i = 18; i < out.length; i++) assert.equal(out[i], msgs[i], 'later messages are the same objects');
+    assert.deepEqual(shortenOldToolPayloads(msgs, 0), msgs);
+    assert.ok(shortenOldToolPayloads(msgs, 99).every((m) => !m.text.includes('\n')), 'more old turns than there are: all of them');
   });
 
-  it('the boundary moves in steps: the replayed prefix is byte-identical between steps', () => {
-    assert.deepEqual(shortenOldToolPayloads(turns(11), 6), turns(11), 'fewer than 6 turns beyond the kept ones: nothing shortened');
-    const at12 = JSON.stringify(shortenOldToolPayloads(turns(12), 6));
-    for (let n = 13; n < 18; n++) {
-      const out = JSON.stringify(shortenOldToolPayloads(turns(n), 6));
-      assert.ok(out.startsWith(at12.slice(0, -1)), `turn ${n} keeps the prefix of turn 12`);
-    }
-    const at18 = shortenOldToolPayloads(turns(18), 6);
-    assert.ok(!(at18[18 + 2] as ContextMessage).text.includes('\n'), 'at 18 turns the next 6 are shortened');
-    const everyTurn = shortenOldToolPayloads(turns(8), 6, { step: 1 });
-    assert.ok(!(everyTurn[5] as ContextMessage).text.includes('\n'));
-    assert.ok((everyTurn[8] as ContextMessage).text.includes('\n'));
+  it('a context that starts with a reply: the reply belongs to the first old turn', () => {
+    const msgs = turns(3).slice(1);
+    const out = shortenOldToolPayloads(msgs, 1);
+    assert.ok(!(out[1] as ContextMessage).text.includes('\n'), 'the leading result is shortened');
+    assert.equal(out[5], msgs[5], 'the second turn is not');
   });
 
   it('arguments stay a JSON object; malformed ones become {}; odd keys stay plain keys', () => {
@@ -61,5 +63,69 @@ describe('memory/shortenOldToolPayloads', () => {
     assert.ok(Object.prototype.hasOwnProperty.call(parsed, '__proto__'));
     assert.equal(parsed['n'], 3);
     assert.match(String(parsed['__proto__']), /全文 100 字/);
+  });
+});
+
+describe('memory/oldTurnsFor', () => {
+  it('the turns before the summary are old; the rest only once a due summary has not come, then in steps', () => {
+    assert.equal(oldTurnsFor({ turns: 36, beforeSummary: 0, keep: 6, step: 30 }), 0, 'the 36th turn runs before its summary is due');
+    assert.equal(oldTurnsFor({ turns: 37, beforeSummary: 0, keep: 6, step: 30 }), 30, 'the summary did not come: one large step');
+    assert.equal(oldTurnsFor({ turns: 36, beforeSummary: 6, keep: 6, step: 30 }), 6, 'a stretch of 30 turns after a summary stays as sent');
+    assert.equal(oldTurnsFor({ turns: 37, beforeSummary: 6, keep: 6, step: 30 }), 30);
+    assert.equal(oldTurnsFor({ turns: 3, beforeSummary: 9, keep: 6, step: 30 }), 3, 'never more than there are');
+    assert.equal(oldTurnsFor({ turns: 9, beforeSummary: 0, keep: 1, step: 1 }), 7, 'small steps when no summary can come');
+  });
+
+  it('between moves the shortened replay is byte-identical; moves come at most once per step, never before a summary is overdue', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 12 }), fc.integer({ min: 0, max: 8 }), fc.integer({ min: 1, max: 12 }), (beforeSummary, keep, step) => {
+        let previous: { n: number; old: number; json: string } | undefined;
+        let lastMove = -Infinity;
+        for (let n = beforeSummary + 1; n <= beforeSummary + keep + 3 * step + 2; n++) {
+          const old = oldTurnsFor({ turns: n, beforeSummary, keep, step });
+          assert.ok(old >= beforeSummary && old <= n, `${old} of ${n}`);
+          if (old > beforeSummary) assert.ok(n - 1 - keep >= step, 'only a summary overdue (keep + step finished turns) moves it on its own');
+          assert.ok(n - old <= keep + step, 'the turns as sent stay at most keep + step');
+          const json = JSON.stringify(shortenOldToolPayloads(turns(n), old));
+          if (previous && previous.old === old) assert.ok(json.startsWith(previous.json.slice(0, -1)), `turn ${n} extends turn ${n - 1}`);
+          if (previous && previous.old !== old) {
+            assert.ok(old > previous.old, 'the boundary only moves forward');
+            assert.ok(n - lastMove >= step, 'at most one move per step');
+            lastMove = n;
+          }
+          previous = { n, old, json };
+        }
+      }),
+      { numRuns: runs(40, 400) },
+    );
+  });
+
+  it('with a summary written whenever the plan says it is due, only the summaries move the boundary', () => {
+    const source = { textOf: (e: ChainEntry) => RAW_VIEW.textOf(e), isHidden: () => false };
+    for (const [everyN, keep] of [[30, 6], [5, 1], [4, 3], [10, 1]] as const) {
+      const path: ChainEntry[] = [];
+      const byId = new Map<string, ChainEntry>();
+      const add = (e: NewChainEntry): ChainEntry => {
+        const full = { ...e, id: `e${path.length}`, parentId: path.at(-1)?.id ?? null, ts: '' } as ChainEntry;
+        path.push(full);
+        byId.set(full.id, full);
+        return full;
+      };
+      let summaries = 0;
+      for (let t = 1; t <= 3 * (everyN + keep) + 5; t++) {
+        add({ type: 'user', text: `第${t}轮` });
+        // The request of turn t: the context after the summary's cover, the newest instruction in it.
+        const view = activeSummaryView(path, source);
+        const turnsNow = view.messages.filter((m) => m.role === 'user').length;
+        const before = instructionsBeforeSummary({ get: (id) => byId.get(id) }, view);
+        assert.equal(oldTurnsFor({ turns: turnsNow, beforeSummary: before, keep, step: everyN }), before, `every ${everyN}, keep ${keep}, turn ${t}`);
+        add({ type: 'assistant', text: '写好了。', model: 'm', finish: 'stop' });
+        const plan = planCompaction({ path, everyN, keepLast: keep, minChars: 0 });
+        if (plan.due) {
+          add({ type: 'summary', text: `摘要${++summaries}`, coversThroughId: plan.coversThroughId });
+        }
+      }
+      assert.ok(summaries >= 2, `every ${everyN}: ${summaries} summaries`);
+    }
   });
 });

@@ -19,6 +19,7 @@ import { Session } from '../../../src/session/session';
 import { openingState } from '../../../src/state/opening';
 import { formatState } from '../../../src/state/format';
 import { Branch, branchOf, type BranchOptions } from '../../../src/story/branch';
+import { instructionsBeforeSummary } from '../../../src/agent/sentBlocks';
 import { bySystemPrompt, startModelServer, type ModelServer, type RouteHandle } from '../../fixtures/modelServer';
 import { runs } from '../long-mode';
 import { cleanup, tempDir } from './helpers';
@@ -293,15 +294,33 @@ describe('memory/SessionMemory', function () {
     assert.deepEqual(fs.readFileSync(memoryFile), before.memory);
   });
 
-  it('recallCount 0 turns recall off; transformContext shortens old tool payloads to the kept turns', async () => {
+  it('recallCount 0 turns recall off; transformContext: the turns before the summary are old, the rest as sent', async () => {
     const n = await novel({ recallCount: 0 });
     const ask = await branchTelling(n, '后院的井里');
     assert.equal(await n.memory.recall(ask.id, '银镯藏在哪里了？'), undefined);
-    const messages = n.session.contextWithSummary().messages;
-    const shortened = n.memory.transformContext()(n.session.context());
-    assert.ok(messages.length > 0);
-    const tools = shortened.filter((m) => m.role === 'tool');
-    assert.ok(tools.length > 1 && tools.slice(0, -1).every((m) => m.text.length < 80), 'old tool results are one line');
+    const view = n.session.contextWithSummary();
+    const before = instructionsBeforeSummary(n.session, view);
+    assert.equal(before, 1, 'the kept turn was written before the summary');
+    const shaped = n.memory.transformContext()(view.messages, { beforeSummary: before });
+    assert.equal(shaped.oldTurns, 1);
+    const args = shaped.messages.flatMap((m) => (m.toolCalls ?? []).map((c) => c.arguments));
+    assert.equal(args.length, 1);
+    assert.ok((JSON.parse(args[0] as string) as { content: string }).content.includes('全文'), 'the kept turn\'s prose is one line now');
+    // Without a summary nothing is old until everyTurns turns pile up beyond the kept ones.
+    const whole = n.memory.transformContext()(n.session.context(), { beforeSummary: 0 });
+    assert.equal(whole.oldTurns, 0);
+    assert.deepEqual(whole.messages, n.session.context());
+  });
+
+  it('when the store cannot be opened (no summary will come), old payloads are shortened every keepTurns turns', async () => {
+    const n = await novel({ keepTurns: 2 }, { embedder: () => Promise.reject(new Error('no embedder')) });
+    for (const t of ['一', '二', '三', '四', '五']) await turn(n.session, `写第${t}段`, FILLER.repeat(12));
+    const before = n.memory.transformContext()(n.session.context(), { beforeSummary: 0 });
+    assert.equal(before.oldTurns, 0, 'not known yet: the large step applies');
+    assert.equal(await n.memory.recall(n.session.path().find((e) => e.type === 'user')?.id ?? '', '写'), undefined);
+    const after = n.memory.transformContext()(n.session.context(), { beforeSummary: 0 });
+    assert.equal(after.oldTurns, 2, '5 turns, 2 kept: one step of 2');
+    assert.ok(n.logged.some((l) => l.includes('no embedder')));
   });
 
   it('embedderFor: the local embedder without an embedding model, the endpoint\'s with one; summaryModelFor: the scribe\'s', async () => {

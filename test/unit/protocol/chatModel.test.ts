@@ -5,7 +5,7 @@
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import type { Text } from '../../../src/common/text';
-import { chatModel, chatStream, checkpointCommand, phaseMessage, renderMessage, type ChatStory } from '../../../src/protocol/chatModel';
+import { ChatModelCache, chatModel, chatStream, checkpointCommand, phaseMessage, type ChatStory } from '../../../src/protocol/chatModel';
 import type { ChatModel } from '../../../src/protocol/chat';
 import { Session } from '../../../src/session/session';
 import { openingState } from '../../../src/state/opening';
@@ -83,6 +83,45 @@ describe('chat model', () => {
     assert.ok(!('notice' in chatModel({ story: undefined, session, novelTitle: 'x', model: 'm', notice: undefined }, zh())), 'no notice: no key');
   });
 
+  it('kept between refreshes, the model is the one built whole, through appends, hides, edits, variants and a new price list; an unchanged message is the same object', async () => {
+    const cache = new ChatModelCache();
+    const say = zh();
+    let pricing = (model: string | undefined) => (model && model !== 'unpriced-model' ? { input: 1, cachedInput: 0.5, output: 2, currency: 'USD' as const } : undefined);
+    const both = () => {
+      const inputs = { story: storyOf(session), session, novelTitle: 'x', model: 'm', pricing };
+      const kept = chatModel(inputs, say, cache);
+      assert.deepEqual(kept, chatModel(inputs, say));
+      return kept;
+    };
+    const u = await session.append(user('写雨夜'));
+    const usage = { promptTokens: 100, completionTokens: 10, cachedTokens: 40 };
+    await session.append(assistant('', { toolCalls: [{ id: 'c1', name: 'append_file', arguments: '{"path":"chapters/01.md"}' }], usage }));
+    await session.append(tool('c1', 'ok'));
+    const reply = await session.append(assistant('雨下了。', { usage }));
+    const first = both();
+    assert.equal(first.messages[1]?.usage?.prompt, 200);
+    await session.append(user('再写'));
+    both();
+    // The same transcript message (the kept transcript gives it again when it did not change): the same page message.
+    const b = branchOf(session, OPTIONS);
+    const same: ChatStory = { busy: false, phase: 'idle', canRetry: false, branch: () => ({ transcript: b.transcript, path: b.path, entry: (id) => b.entry(id) }) };
+    const again = () => chatModel({ story: same, session, novelTitle: 'x', model: 'm', pricing }, say, cache).messages;
+    const [one, two] = [again(), again()];
+    assert.ok(one.length === 3 && one.every((m, i) => m === two[i]), 'unchanged: the same message objects');
+    await session.appendSide({ type: 'hide', targetId: u.id, hidden: true });
+    assert.equal(both().messages[0]?.hidden, true);
+    await session.appendSide({ type: 'edit', targetId: reply.id, text: '雨停了。' });
+    assert.equal(both().messages[1]?.text, '雨停了。');
+    await session.navigate(u.id);
+    await session.append(assistant('另一种写法。', { usage }));
+    assert.deepEqual(both().messages[1]?.variant, { index: 1, count: 2 });
+    assert.match(both().sessionUsage ?? '', /\$/, 'every call priced: the session has a cost');
+    await session.append(assistant('不知价钱的模型。', { usage, model: 'unpriced-model' }));
+    assert.doesNotMatch(both().sessionUsage ?? '', /\$/, 'one call without a price: no cost for the session');
+    pricing = () => undefined;
+    assert.equal(both().messages[1]?.usage?.cost, undefined, 'a new price list: costs again');
+  });
+
   it('the streaming block leaves out the tool lines whose results are recorded', async () => {
     await session.append(user('写'));
     assert.equal(chatStream(storyOf(session)), undefined, 'no stream');
@@ -105,11 +144,7 @@ describe('chat model', () => {
     for (const phase of ['writing', 'tool', 'scribe'] as const) assert.equal(phaseMessage(story(false, phase)).busy, true, phase);
   });
 
-  it('a render carries the streaming block only when there is one; the buttons run their commands', () => {
-    const model = chatModel({ story: undefined, session: undefined, novelTitle: undefined, model: 'm' }, zh());
-    assert.deepEqual(renderMessage(model, undefined), { type: 'render', model });
-    assert.ok(!('stream' in renderMessage(model, undefined)));
-    assert.deepEqual(renderMessage(model, { text: 't', tools: [] }), { type: 'render', model, stream: { text: 't', tools: [] } });
+  it('the checkpoint buttons run their commands', () => {
     assert.equal(checkpointCommand({ type: 'showChanges', id: 'r' }), 'worldline.showTurnChanges');
     assert.equal(checkpointCommand({ type: 'restore', id: 'r', withChat: true }), 'worldline.restoreProseAndChat');
     assert.equal(checkpointCommand({ type: 'restore', id: 'r', withChat: false }), 'worldline.restoreProseOnly');

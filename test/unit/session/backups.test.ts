@@ -1,4 +1,4 @@
-// Session backups: safe names, the 10 s leading+trailing throttle, retention, restore.
+// Session backups: safe names, copies once quiet and on close (never inside a turn), retention, restore.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -8,7 +8,7 @@ import { SessionError } from '../../../src/session/errors';
 import { SessionLibrary, SessionLibraryOptions } from '../../../src/session/library';
 import { safeTitle } from '../../../src/session/safe-name';
 import { Session } from '../../../src/session/session';
-import { Throttle } from '../../../src/session/throttle';
+import { IdleRunner } from '../../../src/session/idleRunner';
 import { FakeClock, FakeTimers, assistant, eventually, removeTempDirs, tempDir, user } from './helpers';
 
 function setup(options: SessionLibraryOptions = {}) {
@@ -57,70 +57,120 @@ describe('session backups', function () {
     });
   });
 
-  describe('throttle', () => {
-    it('runs the first call at once, collapses calls in the interval into one at its end, never overlaps', async () => {
+  describe('idle runner', () => {
+    it('runs once triggers have stopped for the idle time, at most once per interval, never overlapping', async () => {
       const clock = new FakeClock(0);
       const timers = new FakeTimers(clock);
       const runs: number[] = [];
+      let ended = 0;
       let release: () => void = () => undefined;
-      const t = new Throttle(10_000, clock, timers, async () => {
-        runs.push(clock.t);
-        await new Promise<void>((r) => (release = r));
-      }, () => undefined);
-      t.trigger();
-      assert.deepEqual(runs, [0]);
+      const r = new IdleRunner({
+        idleMs: 5000,
+        minIntervalMs: 10_000,
+        clock,
+        timers,
+        run: async () => {
+          runs.push(clock.t);
+          await new Promise<void>((done) => (release = done));
+          ended++;
+        },
+        onError: () => undefined,
+      });
+      r.trigger();
+      timers.advance(4000);
+      r.trigger(); // a write inside the wait: the wait starts again
+      timers.advance(4000);
+      assert.deepEqual(runs, [], 'not while writes keep coming');
       timers.advance(1000);
-      t.trigger();
-      t.trigger();
-      timers.advance(20_000); // the first run is still going: nothing new may start
-      assert.deepEqual(runs, [0]);
+      assert.deepEqual(runs, [9000], 'five quiet seconds after the last trigger');
+      r.trigger();
+      timers.advance(30_000); // the first run is still going: nothing new may start
+      assert.deepEqual(runs, [9000]);
       release();
       await eventually(() => runs.length === 2);
-      assert.deepEqual(runs, [0, 21_000]);
+      assert.deepEqual(runs, [9000, 39_000], 'the trigger during the run, once the run ended');
       release();
-      const flushed = t.flush();
-      await flushed;
-      assert.equal(timers.count, 0);
-      t.trigger(); // the interval since 21 000 has not passed: waits for a timer
-      assert.equal(runs.length, 2);
-      const done = t.flush(); // dispose-time flush: runs it now
-      await eventually(() => runs.length === 3);
+      await eventually(() => ended === 2);
+      await new Promise((done) => setImmediate(done)); // the run's bookkeeping after it ended
+      r.trigger();
+      timers.advance(5000);
+      assert.equal(runs.length, 2, 'quiet, but the interval since the last start has not passed');
+      timers.advance(5000);
+      assert.equal(runs.length, 3);
+      release();
+      r.trigger();
+      const done = r.flush(); // close: runs it now, without waiting to be quiet
+      await eventually(() => runs.length === 4);
       release();
       await done;
+      assert.equal(timers.count, 0);
     });
   });
 
-  it('copies a session after writes: at most once per 10 s, leading and trailing', async () => {
+  it('copies a new session at once, then a session only once no write has come for 10 s, never inside a run of writes', async () => {
     const { lib, timers } = setup();
     const s = await lib.create('Rain');
-    await eventually(() => backupNames(lib).length === 1); // leading copy (creation)
+    await eventually(() => backupNames(lib).length === 1); // the new session's header
+    assert.match(backupNames(lib)[0], new RegExp(`^Rain_${s.header.id}_20250301-120000-000\\.jsonl$`));
+    for (let i = 0; i < 6; i++) {
+      timers.advance(3000); // a turn: writes a few seconds apart
+      await s.append(i % 2 ? assistant(`甲${i}`) : user(`一${i}`));
+    }
+    assert.equal(backupNames(lib).length, 1, 'no copy while the turn writes');
+    timers.advance(9000);
+    assert.equal(backupNames(lib).length, 1);
     timers.advance(1000);
-    await s.append(user('一'));
-    timers.advance(1000);
-    await s.append(assistant('甲'));
-    assert.equal(backupNames(lib).length, 1, 'no second copy inside the window');
-    timers.advance(8000); // 10 s after the first copy
     await eventually(() => backupNames(lib).length === 2);
     const newest = path.join(lib.backupsDir, backupNames(lib)[1]);
-    assert.equal(entryCount(newest), 2, 'the trailing copy holds every write of the window');
-    assert.match(backupNames(lib)[0], new RegExp(`^Rain_${s.header.id}_20250301-120000-000\\.jsonl$`));
+    assert.equal(entryCount(newest), 6, 'the copy holds every write before the quiet');
     timers.advance(60_000);
     assert.equal(backupNames(lib).length, 2, 'no writes, no copies');
-    await s.append(user('二'));
-    await eventually(() => backupNames(lib).length === 3); // leading again after a quiet period
     await lib.dispose();
   });
 
-  it('writes a pending trailing copy on dispose', async () => {
+  it('writes a pending copy when the session closes, and on dispose', async () => {
     const { lib, timers } = setup();
     const s = await lib.create('Rain');
     await eventually(() => backupNames(lib).length === 1);
     timers.advance(500);
     await s.append(user('最后一句'));
+    await s.close();
+    await eventually(() => backupNames(lib).length === 2);
+    assert.equal(entryCount(path.join(lib.backupsDir, backupNames(lib)[1])), 1);
+    const { session } = await lib.open(s.header.id);
+    timers.advance(500);
+    await session.append(user('再一句'));
     await lib.dispose();
     const names = backupNames(lib);
-    assert.equal(names.length, 2);
-    assert.equal(entryCount(path.join(lib.backupsDir, names[1])), 1);
+    assert.equal(names.length, 3);
+    assert.equal(entryCount(path.join(lib.backupsDir, names[2])), 2);
+  });
+
+  it('copies, once quiet, a session opened with writes its newest backup lacks; not one it already has', async () => {
+    const { lib, timers, root } = setup();
+    const s = await lib.create('Rain');
+    await s.append(user('一'));
+    timers.advance(10_000);
+    await eventually(() => backupNames(lib).length === 2);
+    await lib.dispose();
+    // A crash after more writes, before their copy.
+    const later = new FakeClock(Date.UTC(2025, 2, 2));
+    const laterTimers = new FakeTimers(later);
+    const fresh = new SessionLibrary(root, { clock: later, timers: laterTimers, pid: 1, isProcessAlive: () => true });
+    const { session } = await Session.open(s.file);
+    await session.append(assistant('甲'));
+    await session.close();
+    await fresh.open(s.header.id);
+    assert.equal(backupNames(fresh).length, 2, 'not at once: the novelist may be about to write');
+    laterTimers.advance(10_000);
+    await eventually(() => backupNames(fresh).length === 3);
+    assert.equal(entryCount(path.join(fresh.backupsDir, backupNames(fresh)[2])), 2);
+    await fresh.dispose();
+    const again = new SessionLibrary(root, { clock: later, timers: laterTimers, pid: 1, isProcessAlive: () => true });
+    await again.open(s.header.id);
+    laterTimers.advance(10_000);
+    await again.dispose();
+    assert.equal(backupNames(again).length, 3, 'the newest backup already holds every line');
   });
 
   it('keeps the newest 50 per session, without one session evicting another', async () => {
@@ -129,8 +179,8 @@ describe('session backups', function () {
     const quiet = await lib.create('晴天');
     await eventually(() => backupNames(lib).length === 2);
     for (let i = 0; i < 55; i++) {
-      timers.advance(10_000);
       await busy.append(user(`第${i}句`));
+      timers.advance(10_000);
       await eventually(() => {
         const mine = backupNames(lib).filter((n) => n.includes(busy.header.id));
         return mine.length === Math.min(50, i + 2) && entryCount(path.join(lib.backupsDir, mine[mine.length - 1])) === i + 1;

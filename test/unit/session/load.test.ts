@@ -2,6 +2,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { SESSION_FORMAT_VERSION } from '../../../src/session/entries';
 import { SessionError } from '../../../src/session/errors';
 import { Session } from '../../../src/session/session';
 import { FakeClock, assistant, removeTempDirs, tempDir, user } from './helpers';
@@ -186,7 +187,7 @@ describe('session loading', () => {
 
     it('refuses a file from a newer format version, and a missing file, with clear errors', async () => {
       const file = path.join(tempDir(), `${ID}.jsonl`);
-      fs.writeFileSync(file, '{"type":"session","version":2,"id":"f00dfeed","createdAt":"x","title":"t"}\n');
+      fs.writeFileSync(file, `{"type":"session","version":${SESSION_FORMAT_VERSION + 1},"id":"f00dfeed","createdAt":"x","title":"t"}\n`);
       await assert.rejects(Session.open(file), (e: unknown) => e instanceof SessionError && e.code === 'newer-version' && /Update/.test(e.message));
       await assert.rejects(Session.open(path.join(path.dirname(file), 'none.jsonl')), (e: unknown) => e instanceof SessionError && e.code === 'not-found');
     });

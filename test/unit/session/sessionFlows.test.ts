@@ -189,8 +189,9 @@ describe('session flows', function () {
       assert.equal(novel.session?.header.id, id);
       const asked = restore.prompter.asked[0]!;
       assert.deepEqual([asked.title, english(asked.pick!.placeHolder!)], ['Restore Session from Backup', 'The backup comes back as a new session; nothing is overwritten.']);
-      const [backup0] = await novel.library.backups(s.header.id);
-      assert.equal(asked.descriptions[asked.labels.indexOf('雨夜')], new Date(backup0!.createdAt).toLocaleString());
+      const picked = asked.labels.indexOf('雨夜');
+      const backup0 = (await novel.library.backups(s.header.id)).find((b) => b.file === asked.values[picked]);
+      assert.equal(asked.descriptions[picked], new Date(backup0!.createdAt).toLocaleString(), 'the time of the backup the item stands for');
       assert.equal(restore.prompter.notified.length, 1);
       assert.equal(restore.prompter.notified[0]!.text, `Restored as the new session "${novel.session!.title}".`);
       assert.ok(restore.prompter.notified[0]!.words.message in bundle);

@@ -17,6 +17,8 @@ import {
   branchOf, proseAndChatLanding, saveLanding, type Branch, type BranchOptions,
   Story, type DirtyChoice, type FollowSetting, type StoryEvent, type StoryHost, type StoryProject,
 } from '../../../src/story';
+import type { ProgressKind } from '../../../src/story/host';
+import type { ManuscriptChanges } from '../../../src/project/manuscriptChanges';
 import { startModelServer, type ModelServer } from '../../fixtures/modelServer';
 import { planNewSave } from '../../../src/worldline/plan';
 import { cleanupTmp, ok, openRepo, tmpDir } from '../checkpoints/helpers';
@@ -36,21 +38,32 @@ export interface TurnEntries {
   state?: StateEntry;
 }
 
+/** How a test book's store is opened: with the window's change feed (the dirty set), and counting git processes. */
+export interface BookOptions {
+  feed?: ManuscriptChanges;
+  onSpawn?: (args: readonly string[]) => void;
+  /** Chapters besides chapters/01.md (chapters/NN.md). */
+  chapters?: number;
+}
+
 export class Book {
   private constructor(
     readonly root: string,
     readonly repo: ShadowRepo,
     readonly session: Session,
+    /** The change feed the store stages from, when the book was opened with one. */
+    readonly feed: ManuscriptChanges | undefined,
   ) {}
 
-  static async open(title = '雨夜'): Promise<Book> {
+  static async open(title = '雨夜', opts: BookOptions = {}): Promise<Book> {
     const root = tmpDir('wl-story-');
     fs.mkdirSync(path.join(root, 'chapters'), { recursive: true });
     fs.writeFileSync(path.join(root, CHAPTER), '# 第一章\n');
+    for (let i = 2; i <= (opts.chapters ?? 0) + 1; i++) fs.writeFileSync(path.join(root, 'chapters', `${String(i).padStart(2, '0')}.md`), `# 第${i}章\n`);
     fs.mkdirSync(path.join(root, '.worldline', 'sessions'), { recursive: true });
-    const repo = await openRepo(root);
+    const repo = await openRepo(root, { ...(opts.feed ? { changes: opts.feed, idleWalkMs: 0 } : {}), ...(opts.onSpawn ? { onSpawn: opts.onSpawn } : {}) });
     const session = await Session.create(path.join(root, '.worldline', 'sessions', 's1.jsonl'), { id: 's1', title });
-    return new Book(root, repo, session);
+    return new Book(root, repo, session, opts.feed);
   }
 
   get prose(): string {
@@ -118,6 +131,7 @@ export class Book {
   }
 
   async close(): Promise<void> {
+    this.repo.close();
     await this.session.close();
   }
 }
@@ -143,6 +157,10 @@ export class FakeHost implements StoryHost {
   dirtyAsked = 0;
   followAsked = 0;
   answerFollow: (changed: number) => Promise<boolean> = () => Promise.resolve(true);
+  /** The background work shown with progress, by kind, in order. */
+  readonly progressKinds: ProgressKind[] = [];
+  /** Set when the book's store stages from a feed: the Story reports to it. */
+  readonly changes: ManuscriptChanges | undefined;
   readonly log = {
     info: (m: string) => void this.logged.push(m),
     warn: (m: string) => void this.logged.push(m),
@@ -150,7 +168,9 @@ export class FakeHost implements StoryHost {
   };
   private readonly config = { ...defaultConfig(), title: '雨夜', language: 'zh' as const, opening: { time: '开场', location: '客栈', characters: [] } };
 
-  constructor(private readonly book: Book, readonly server: ModelServer) {}
+  constructor(private readonly book: Book, readonly server: ModelServer) {
+    this.changes = book.feed;
+  }
 
   project(): StoryProject {
     return { root: this.book.root, config: this.config, lang: 'zh', branchOptions: OPTIONS };
@@ -159,7 +179,10 @@ export class FakeHost implements StoryHost {
   keys(): Promise<RequestKeys> { return Promise.resolve({ main: '', scribe: '', embeddings: '', withheld: [] }); }
   manuscriptFs() { return new NodeManuscriptFs(this.book.root); }
   store() { return Promise.resolve(this.book.repo); }
-  progress<T>(work: () => Promise<T>): Promise<T> { return work(); }
+  progress<T>(work: () => Promise<T>, kind: ProgressKind = 'summary'): Promise<T> {
+    this.progressKinds.push(kind);
+    return work();
+  }
   async saveUnsavedOrCancel(): Promise<DirtyChoice> {
     if (this.unsaved.size === 0) return 'save';
     this.dirtyAsked++;
@@ -169,6 +192,8 @@ export class FakeHost implements StoryHost {
   }
   saveUnsavedToDisk(): Promise<void> {
     for (const [rel, text] of this.unsaved) fs.writeFileSync(path.join(this.book.root, rel), text);
+    // As the shell does: a file it saved is told to the feed at once.
+    this.changes?.changed([...this.unsaved.keys()]);
     this.unsaved.clear();
     return Promise.resolve();
   }
@@ -198,8 +223,8 @@ export interface StoryFixture {
   close(): Promise<void>;
 }
 
-export async function openStoryFixture(setting: FollowSetting = 'ask'): Promise<StoryFixture> {
-  const book = await Book.open();
+export async function openStoryFixture(setting: FollowSetting = 'ask', bookOptions: BookOptions = {}): Promise<StoryFixture> {
+  const book = await Book.open(undefined, bookOptions);
   const server = await startModelServer();
   const host = new FakeHost(book, server);
   host.setting = setting;

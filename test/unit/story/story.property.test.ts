@@ -20,6 +20,7 @@ import { buildTranscript, type TranscriptMessage } from '../../../src/agent/tran
 import type { TurnResult } from '../../../src/agent/turnTypes';
 import type { ChainEntry, CheckpointEntry, SaveEntry, StateEntry } from '../../../src/session/entries';
 import { formatState } from '../../../src/state/format';
+import { formatChanges } from '../../../src/state/formatChanges';
 import type { SceneState } from '../../../src/state/types';
 import { Branch, Story, type StoryEvent } from '../../../src/story';
 import { emptySidecar } from '../../../src/worldline/sidecar-data';
@@ -159,6 +160,8 @@ interface Unit {
   calls: number;
   /** The unit holding the newest instruction: the instructions merged before it, and its own text. */
   newest?: { before: string; text: string };
+  /** A user unit's instructions (several when merged), each of which may carry the block it was sent with. */
+  parts?: { id: string; text: string }[];
 }
 
 /**
@@ -187,6 +190,10 @@ function shapeProblem(messages: readonly RecordedMessage[]): string | undefined 
   return undefined;
 }
 
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 function unitsOf(messages: readonly RecordedMessage[]): Unit[] {
   return messages.slice(1).filter((m) => m.role !== 'tool').map((m) => ({
     role: m.role,
@@ -201,7 +208,7 @@ function unitsOf(messages: readonly RecordedMessage[]): Unit[] {
  * (only the last can have calls), a bridge in front of a conversation that starts with a reply, a
  * reply at the end left out (nothing to answer). The newest instruction is marked: it gets the block.
  */
-function expectedUnits(context: readonly { role: string; text: string; toolCalls?: readonly unknown[] }[]): Unit[] {
+function expectedUnits(context: readonly { entryId: string; role: string; text: string; toolCalls?: readonly unknown[] }[]): Unit[] {
   const newest = context.map((m) => m.role).lastIndexOf('user');
   const out: Unit[] = [];
   context.forEach((m, i) => {
@@ -214,9 +221,11 @@ function expectedUnits(context: readonly { role: string; text: string; toolCalls
       if (i === newest) prev.newest = { before: prev.text ?? '', text: m.text };
       prev.text = joined;
       prev.calls = calls;
+      if (m.role === 'user') prev.parts?.push({ id: m.entryId, text: m.text });
       return;
     }
     const unit: Unit = { role: m.role, text: m.text, calls };
+    if (m.role === 'user') unit.parts = [{ id: m.entryId, text: m.text }];
     if (i === newest) unit.newest = { before: '', text: m.text };
     out.push(unit);
   });
@@ -786,8 +795,6 @@ class Run {
   /** Why request `r` is not what the Branch at `leaf` gives the model (undefined: it is). */
   private requestProblem(r: RecordedRequest, leaf: string, userId: string): string | undefined {
     const b = new Branch(this.session, leaf, OPTIONS);
-    const stateAtTurn = new Branch(this.session, userId, OPTIONS).state.state;
-    const block = formatState(stateAtTurn, { lang: 'zh', budget: STATE_BUDGET });
     const time = sceneOf(lastOf(this.session.path(userId), 'state'))?.time ?? OPTIONS.opening.time;
     const messages = r.messages ?? [];
     const system = messages[0];
@@ -799,21 +806,43 @@ class Run {
     if (shape) return shape;
     const sent = unitsOf(messages);
     const want = expectedUnits(b.context.messages);
+    const stateOf = (id: string): SceneState => new Branch(this.session, id, OPTIONS).state.state;
+    // Each instruction's previous one as the model saw it: instructions edited to nothing are left out.
+    const previousPart = new Map<string, string>();
+    let last: string | undefined;
+    for (const m of b.context.messages) {
+      if (m.role !== 'user' || m.text.trim() === '') continue;
+      if (last !== undefined) previousPart.set(m.entryId, last);
+      last = m.entryId;
+    }
     const show = (l: readonly Unit[]) => l.map((u) => `${u.role}${u.calls ? `+${u.calls}` : ''}:${JSON.stringify((u.text ?? '*').slice(-30))}`).join(' | ');
     if (sent.length !== want.length || sent.some((u, i) => u.role !== want[i].role || u.calls !== want[i].calls)) return `sent ${show(sent)}; the Branch has ${show(want)}`;
     for (let i = 0; i < want.length; i++) {
       const got = sent[i].text ?? '';
       const w = want[i];
       if (w.text === undefined) continue; // the bridge before a conversation that starts with a reply
+      // An instruction carries the full state before it or what changed since the instruction
+      // before it (src/agent/sentBlocks.ts); an earlier one may also go bare (before the summary).
+      const blockOf = (part: { id: string }, own = stateOf(part.id)): string => {
+        const full = formatState(own, { lang: 'zh', budget: STATE_BUDGET });
+        const prev = previousPart.get(part.id);
+        const alternatives = [full];
+        if (prev !== undefined) alternatives.push(formatChanges(stateOf(prev), own, { lang: 'zh' }));
+        return `(?:${alternatives.map(escapeRegExp).join('|')})`;
+      };
+      const sentAs = (part: { id: string; text: string }): string => `(?:${blockOf(part)}\n\n)?${escapeRegExp(part.text)}`;
+      const earlier = (w.parts ?? []).filter((p, k, all) => p.text.trim() !== '' && (w.newest === undefined || k < all.length - 1));
       if (w.newest === undefined) {
-        if (got !== w.text) return `message ${i} sent as ${JSON.stringify(got.slice(0, 80))}, the Branch has ${JSON.stringify(w.text.slice(0, 80))}`;
+        if (got !== w.text && !new RegExp(`^${earlier.map(sentAs).join('\n\n')}$`).test(got)) return `message ${i} sent as ${JSON.stringify(got.slice(0, 80))}, the Branch has ${JSON.stringify(w.text.slice(0, 80))}`;
         continue;
       }
-      // The state block goes in front of the newest instruction; instructions merged before it come first.
-      const before = w.newest.before === '' ? '' : `${w.newest.before}\n\n`;
-      if (!got.startsWith(before + block)) return `the newest instruction does not start with the state block of the state before the turn (${time})`;
-      if (!got.includes(`时间：${time}`)) return `the state block does not give the time ${time}`;
-      if (!got.endsWith(`\n\n${w.newest.text}`)) return `the newest instruction is not the Branch's text ${JSON.stringify(w.newest.text.slice(0, 80))}`;
+      // The newest instruction's block goes right in front of it; instructions merged before it come first.
+      const before = earlier.length === 0 ? '' : `${earlier.map(sentAs).join('\n\n')}\n\n`;
+      // The newest instruction's block is of the state before the turn.
+      const newestPart = (w.parts ?? []).at(-1) as { id: string; text: string };
+      if (!new RegExp(`^${before}${blockOf(newestPart, stateOf(userId))}\n\n`).test(got)) return `the newest instruction does not start with the state (or its changes) of the state before the turn (${time})`;
+      // Then the turn's recall, if any, after it (sent this turn only).
+      if (!new RegExp(`\n\n${escapeRegExp(w.newest.text)}(?:\n\n【相关回忆】[\\s\\S]*)?$`).test(got)) return `the newest instruction is not the Branch's text ${JSON.stringify(w.newest.text.slice(0, 80))}`;
     }
     return undefined;
   }

@@ -10,6 +10,7 @@ import type { MemorySettings, WorldlineSettings } from '../../../src/model/setti
 import type { AssistantEntry, ChainEntry, CheckpointEntry, SaveEntry, StateEntry, SummaryEntry, UserEntry } from '../../../src/session/entries';
 import { Session } from '../../../src/session/session';
 import { formatState } from '../../../src/state/format';
+import { formatChanges } from '../../../src/state/formatChanges';
 import { Story, type FollowSetting, type StoryEvent } from '../../../src/story';
 import { RerunCancelledError } from '../../../src/story/turns';
 import { emptySidecar } from '../../../src/worldline';
@@ -129,7 +130,7 @@ describe('Story: the turn verbs', function () {
   }
 
   /** The branch as the session file holds it: the file opened again, read-only. */
-  async function onDisk(): Promise<ChainEntry[]> {
+  async function onDisk(): Promise<readonly ChainEntry[]> {
     const { session } = await Session.open(book.session.file, { readOnly: true });
     try {
       return session.path();
@@ -225,9 +226,15 @@ describe('Story: the turn verbs', function () {
     });
 
     it('the scene state of the Branch goes to the model, on the request\'s last user message', async () => {
+      const opening = story.branch().state.state;
       await turn('第一回', '\n一。\n');
-      const block = formatState(story.branch().state.state, { lang: 'zh', budget: STATE_BLOCK_BUDGET });
+      const now = story.branch().state.state;
+      const block = formatState(now, { lang: 'zh', budget: STATE_BLOCK_BUDGET });
       assert.match(block, /第1夜/);
+      // The second instruction carries what changed since the first (or the full state, when shorter).
+      const changes = formatChanges(opening, now, { lang: 'zh' });
+      const expected = changes.length < block.length ? changes : block;
+      assert.match(expected, /第1夜/);
       const sent = agentRequests().length;
       await turn('第二回', '\n二。\n');
       const request = agentRequests()[sent];
@@ -236,9 +243,10 @@ describe('Story: the turn verbs', function () {
       const last = users.at(-1)?.content;
       assert.ok(typeof last === 'string');
       assert.ok(last.includes('第二回'), 'it is the new instruction');
-      assert.ok(last.includes(block), 'with the state block of the branch');
-      // The older instruction is replayed as it was: the state block is on the newest one only.
-      assert.ok(!(users[0]?.content as string).includes(block));
+      assert.ok(last.includes(`${expected}\n\n`), 'with the state of the branch, as what changed since the instruction before');
+      // The older instruction is replayed as it was sent: with the full state before it.
+      const first = formatState(opening, { lang: 'zh', budget: STATE_BLOCK_BUDGET });
+      assert.ok((users[0]?.content as string).startsWith(`${first}\n\n`) && !(users[0]?.content as string).includes(block));
     });
   });
 

@@ -134,7 +134,7 @@ function checkLines(s: Session): void {
   }
   // parentSaveId is always the nearest save above in the tree.
   for (const sv of saves) {
-    const above = s.path(sv.parentId).reverse().find((e): e is SaveEntry => e.type === 'save');
+    const above = [...s.path(sv.parentId)].reverse().find((e): e is SaveEntry => e.type === 'save');
     assert.equal(sv.parentSaveId, above?.saveId);
   }
 }
