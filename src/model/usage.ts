@@ -2,7 +2,7 @@
 // cost where the dialect table knows the model's prices (src/model/dialects.ts), and the context
 // budget: how full the model's window was at the last request. Pure: entries in, figures out.
 import type { AssistantEntry, ChainEntry, Entry, TokenUsage } from '../session/entries';
-import type { Dialect, ModelPrice } from './dialects';
+import { dialectForEndpoint, type Dialect, type ModelPrice, type ProviderSetting } from './dialects';
 
 /** The price of a model's tokens, by the model name recorded on an entry; undefined when unknown. */
 export type Pricing = (model: string) => ModelPrice | undefined;
@@ -10,6 +10,41 @@ export type Pricing = (model: string) => ModelPrice | undefined;
 /** A dialect's price list as a Pricing. */
 export function pricingOf(dialect: Dialect): Pricing {
   return (model) => (model ? dialect.model(model).price : undefined);
+}
+
+export interface EndpointSettings {
+  baseUrl: string;
+  provider?: ProviderSetting;
+}
+
+/**
+ * The main endpoint's dialect and price list, the same objects while the endpoint stays: views
+ * render on every change, and caches keyed by the price list (the Chat's) keep their work.
+ */
+export class EndpointPricing {
+  private kept: { endpoint: string; dialect: Dialect; pricing: Pricing } | undefined;
+
+  of(settings: EndpointSettings): { dialect: Dialect; pricing: Pricing } {
+    const endpoint = `${settings.baseUrl}\0${settings.provider ?? ''}`;
+    if (this.kept?.endpoint !== endpoint) {
+      const dialect = dialectForEndpoint(settings.baseUrl, settings);
+      this.kept = { endpoint, dialect, pricing: pricingOf(dialect) };
+    }
+    return this.kept;
+  }
+}
+
+/** A session's usage totals, summed again only when entries were appended or the prices changed. */
+export class SessionUsage {
+  private kept: { session: object; entries: number; pricing: Pricing; totals: UsageTotals } | undefined;
+
+  totals(session: { entries(): Iterable<Entry>; readonly entryCount: number }, pricing: Pricing): UsageTotals {
+    const k = this.kept;
+    if (k && k.session === session && k.entries === session.entryCount && k.pricing === pricing) return k.totals;
+    const totals = usageTotals(session.entries(), pricing);
+    this.kept = { session, entries: session.entryCount, pricing, totals };
+    return totals;
+  }
 }
 
 export interface Cost {

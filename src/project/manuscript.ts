@@ -277,9 +277,20 @@ export function manuscriptOf(spec: ManuscriptSpec): ManuscriptMatcher {
  * shell, which knows files by their place on disk (unsaved editors, saved documents).
  */
 export function isManuscriptAt(matcher: ManuscriptMatcher, root: string, abs: string): boolean {
+  return manuscriptPathAt(matcher, root, abs) !== undefined;
+}
+
+/** The book-relative POSIX path of `abs` when it is a manuscript file; undefined otherwise. */
+export function manuscriptPathAt(matcher: ManuscriptMatcher, root: string, abs: string): string | undefined {
+  const rel = bookPathOf(root, abs);
+  return rel !== undefined && matcher.matches(rel) ? rel : undefined;
+}
+
+/** The POSIX path of `abs` relative to the book folder; undefined for the folder itself or anything outside it. */
+export function bookPathOf(root: string, abs: string): string | undefined {
   const rel = path.relative(root, abs);
-  if (rel === '' || path.isAbsolute(rel) || rel === '..' || rel.startsWith(`..${path.sep}`)) return false;
-  return matcher.matches(rel.split(path.sep).join('/'));
+  if (rel === '' || path.isAbsolute(rel) || rel === '..' || rel.startsWith(`..${path.sep}`)) return undefined;
+  return rel.split(path.sep).join('/');
 }
 
 export function isGlobList(spec: ManuscriptSpec): spec is readonly string[] {

@@ -4,6 +4,8 @@
 // events (overflow, a folder moved outside VS Code), so `everything()` marks the whole book
 // unknown; consumers then walk once, which is also the safety net at open and when idle.
 
+import { bookPathOf } from './manuscript';
+
 /** Relative POSIX paths of manuscript files (or `'all'` when the set is not known). */
 export type ChangedPaths = readonly string[] | 'all';
 
@@ -17,20 +19,25 @@ export interface ChangeSink {
   everything(): void;
 }
 
+/**
+ * The book-relative POSIX paths among `absolute` (files or folders an editor or a watcher saw
+ * change) that may touch the manuscript: inside the book, and neither Worldline's own folder nor a
+ * `.git` folder, whose churn is never manuscript and would only wake the consumers.
+ */
+export function reportablePaths(root: string, absolute: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const abs of absolute) {
+    const rel = bookPathOf(root, abs);
+    if (rel === undefined || /^\.worldline(\/|$)/i.test(rel) || /(^|\/)\.git(\/|$)/i.test(rel)) continue;
+    out.push(rel);
+  }
+  return out;
+}
+
 /** What consumers listen to (the checkpoint store, the word count). */
 export interface ChangeFeed {
   /** Listens to every change; returns the function that stops listening. */
   listen(listener: ChangeListener): () => void;
-}
-
-/** A consumer's own view of the changes since it last took them. */
-export interface DirtySet {
-  /** The paths changed since the last `take()`, or 'all' (take resets the set to empty). */
-  take(): ChangedPaths;
-  /** Puts paths back (the work that took them failed): they are dirty again. */
-  restore(paths: ChangedPaths): void;
-  /** True when nothing changed since the last `take()`. */
-  readonly clean: boolean;
 }
 
 /**
@@ -39,8 +46,8 @@ export interface DirtySet {
  */
 export const MAX_DIRTY_PATHS = 2000;
 
-/** The paths changed since they were last taken; starts as 'all' (nothing is known yet). */
-export class DirtyPaths implements DirtySet {
+/** A consumer's own view of the paths changed since it last took them; starts as 'all' (nothing is known yet). */
+export class DirtyPaths {
   private all = true;
   private paths = new Set<string>();
 
@@ -57,6 +64,7 @@ export class DirtyPaths implements DirtySet {
     if (this.paths.size > this.max) this.add('all');
   }
 
+  /** The paths changed since the last `take()`, or 'all'; the set is empty afterwards. */
   take(): ChangedPaths {
     const out: ChangedPaths = this.all ? 'all' : [...this.paths];
     this.all = false;
@@ -64,10 +72,12 @@ export class DirtyPaths implements DirtySet {
     return out;
   }
 
+  /** Puts paths back (the work that took them failed): they are dirty again. */
   restore(p: ChangedPaths): void {
     this.add(p);
   }
 
+  /** True when nothing changed since the last `take()`. */
   get clean(): boolean {
     return !this.all && this.paths.size === 0;
   }
@@ -88,19 +98,5 @@ export class ManuscriptChanges implements ChangeSink, ChangeFeed {
   listen(listener: ChangeListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
-  }
-
-  /** A dirty set that starts as 'all' (nothing is known yet) and collects until taken. */
-  dirtySet(): DirtySet & { dispose(): void } {
-    const set = new DirtyPaths();
-    const stop = this.listen((p) => set.add(p));
-    return {
-      take: () => set.take(),
-      restore: (p) => set.restore(p),
-      get clean() {
-        return set.clean;
-      },
-      dispose: stop,
-    };
   }
 }

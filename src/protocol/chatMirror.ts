@@ -14,13 +14,49 @@ export interface ChatPageState {
 
 export type ChatUpdate = Extract<ToChatPage, { type: 'render' | 'patch' | 'stream' }>;
 
+/** What the next update is made from, built only when asked (a streamed token needs no model). */
+export interface ChatSources {
+  model(): ChatModel;
+  /** The streaming block, while a turn is being written. */
+  stream(): ChatStream | undefined;
+}
+
 export class ChatMirror {
   private seq = 0;
   private page: { messages: readonly ChatMessage[]; head: ChatHead; stream?: ChatStream } | undefined;
+  /** What changed since the last update: the messages or the header, or only the streaming block. */
+  private modelChanged = true;
+  private streamChanged = false;
 
   /** The page holds nothing known (it loaded again, or an update did not arrive): the next update is a render. */
   reset(): void {
     this.page = undefined;
+  }
+
+  /** The messages or the header may have changed. */
+  markModel(): void {
+    this.modelChanged = true;
+  }
+
+  /** Only the streaming block changed (a token). */
+  markStream(): void {
+    this.streamChanged = true;
+  }
+
+  /**
+   * The update for what was marked since the last one: from the whole model when the messages
+   * may have changed or the page holds nothing known, else from the streaming block alone.
+   */
+  next(sources: ChatSources): ChatUpdate | undefined {
+    if (this.modelChanged || this.unknown) {
+      this.modelChanged = false;
+      this.streamChanged = false;
+      const model = sources.model();
+      return this.update(model, model.busy ? sources.stream() : undefined);
+    }
+    if (!this.streamChanged) return undefined;
+    this.streamChanged = false;
+    return this.updateStream(sources.stream());
   }
 
   /** True when the next update will be a whole render. */

@@ -94,3 +94,60 @@ export class Coalescer {
     return running;
   }
 }
+
+/**
+ * Whether a turn is being written (the StoryShell is one). `onDidChange` fires for each change of
+ * the turn: a rendered entry, a phase, a streamed token ('stream').
+ */
+export interface TurnActivity {
+  readonly busy: boolean;
+  onDidChange(listener: (change: string) => void): { dispose(): void };
+}
+
+/**
+ * The refreshes of a view that shows what a turn changes only once it is written (the scene state,
+ * the worldlines): held while the turn runs, let go by any change of it but a streamed token.
+ */
+export class TurnCoalescer extends Coalescer {
+  private readonly listening: { dispose(): void } | undefined;
+
+  constructor(options: Omit<CoalescerOptions, 'hold'> & { turns?: TurnActivity }) {
+    const turns = options.turns;
+    super({ ...options, hold: () => turns?.busy ?? false });
+    this.listening = turns?.onDidChange((change) => {
+      if (change !== 'stream') this.release();
+    });
+  }
+
+  override dispose(): void {
+    this.listening?.dispose();
+    super.dispose();
+  }
+}
+
+/** What a page or tree shows, as sent: a value equal to the last one need not be sent again. */
+export class LastShown {
+  private shown: string | undefined;
+
+  /** True (and remembered) when `value` differs from what was shown last. */
+  differs(value: unknown): boolean {
+    if (this.matches(value)) return false;
+    this.remember(value);
+    return true;
+  }
+
+  /** True when `value` is what was shown last (false when nothing was). */
+  matches(value: unknown): boolean {
+    return this.shown !== undefined && JSON.stringify(value ?? null) === this.shown;
+  }
+
+  /** `value` is now shown. */
+  remember(value: unknown): void {
+    this.shown = JSON.stringify(value ?? null);
+  }
+
+  /** The page forgot what it showed (hidden, reloaded): the next value is sent whatever it is. */
+  forget(): void {
+    this.shown = undefined;
+  }
+}

@@ -13,8 +13,7 @@ import { ChatModelCache, chatModel, chatStream, checkpointCommand, pageCommandId
 import { ChatMirror, type ChatUpdate } from '../protocol/chatMirror';
 import { Coalescer } from '../protocol/coalesce';
 import { translate } from './notices';
-import { dialectForEndpoint } from '../model/dialects';
-import { pricingOf, type Pricing } from '../model/usage';
+import { EndpointPricing } from '../model/usage';
 import { readSettings } from './settings';
 import type { NovelWorkspace } from './novel';
 import type { Log } from './log';
@@ -25,13 +24,10 @@ export class ChatViewProvider extends WebviewHost<ToChatPage, FromChatPage> {
   /** What the page holds. */
   private readonly mirror = new ChatMirror();
   private readonly updates: Coalescer;
-  /** The messages or the header may have changed (else only the streaming block did). */
-  private modelDirty = true;
-  private streamDirty = false;
   /** The messages and usage computed for the last update, reused for what did not change. */
   private readonly cache = new ChatModelCache();
   /** The endpoint's price list, the same function while the endpoint stays (the cache is keyed by it). */
-  private pricing: { endpoint: string; pricing: Pricing } | undefined;
+  private readonly pricing = new EndpointPricing();
 
   constructor(
     extensionUri: vscode.Uri,
@@ -46,7 +42,7 @@ export class ChatViewProvider extends WebviewHost<ToChatPage, FromChatPage> {
     this.disposables.push(
       stories.onDidChange((what) => {
         if (what === 'stream') {
-          this.streamDirty = true;
+          this.mirror.markStream();
           this.updates.request();
         } else if (what === 'phase') {
           this.post(phaseMessage(stories.current()));
@@ -71,9 +67,7 @@ export class ChatViewProvider extends WebviewHost<ToChatPage, FromChatPage> {
     const novel = this.getNovel();
     const setup = this.setup?.inputs();
     const settings = readSettings();
-    const endpoint = `${settings.baseUrl}\0${settings.provider ?? ''}`;
-    if (this.pricing?.endpoint !== endpoint) this.pricing = { endpoint, pricing: pricingOf(dialectForEndpoint(settings.baseUrl, settings)) };
-    const inputs = { story: this.stories.current(), session: novel?.session, novelTitle: novel?.config.title, model: settings.model, notice: this.stories.notice(), pricing: this.pricing.pricing };
+    const inputs = { story: this.stories.current(), session: novel?.session, novelTitle: novel?.config.title, model: settings.model, notice: this.stories.notice(), pricing: this.pricing.of(settings).pricing };
     return chatModel({ ...inputs, ...(setup ? { setup } : {}) }, translate, this.cache);
   }
 
@@ -83,7 +77,7 @@ export class ChatViewProvider extends WebviewHost<ToChatPage, FromChatPage> {
 
   /** Asks for an update of the page; a burst of requests makes one. */
   refresh(): void {
-    this.modelDirty = true;
+    this.mirror.markModel();
     this.updates.request();
   }
 
@@ -106,16 +100,7 @@ export class ChatViewProvider extends WebviewHost<ToChatPage, FromChatPage> {
   private flush(): void {
     const view = this.view;
     if (!view || !view.visible) return this.pageLetGo();
-    let update: ChatUpdate | undefined;
-    if (this.modelDirty || this.mirror.unknown) {
-      this.modelDirty = false;
-      this.streamDirty = false;
-      const model = this.model();
-      update = this.mirror.update(model, model.busy ? this.streamView() : undefined);
-    } else if (this.streamDirty) {
-      this.streamDirty = false;
-      update = this.mirror.updateStream(this.stories.current()?.busy ? this.streamView() : undefined);
-    }
+    const update = this.mirror.next({ model: () => this.model(), stream: () => (this.stories.current()?.busy ? this.streamView() : undefined) });
     if (update) this.send(view, update);
     if (this.pendingInput !== undefined) {
       this.post({ type: 'focusInput', text: this.pendingInput });
@@ -138,7 +123,7 @@ export class ChatViewProvider extends WebviewHost<ToChatPage, FromChatPage> {
     if (m.type === 'ready') {
       // A page that just loaded, or found a gap in the updates: it holds nothing known.
       this.mirror.reset();
-      this.modelDirty = true;
+      this.mirror.markModel();
       return this.updates.now();
     }
     if (m.type === 'command') {

@@ -4,9 +4,8 @@
 // cannot know (the workspace folders changed, the book folder itself changed) becomes
 // `everything()`: the checkpoint store then walks the whole book once. The store's own files
 // (.worldline/) and any .git are not the manuscript and are not reported.
-import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ChangeSink } from '../project/manuscriptChanges';
+import { reportablePaths, type ChangeSink } from '../project/manuscriptChanges';
 
 export class ManuscriptWatch implements vscode.Disposable {
   private root: vscode.Uri | undefined;
@@ -44,16 +43,7 @@ export class ManuscriptWatch implements vscode.Disposable {
   private report(uris: readonly vscode.Uri[]): void {
     const root = this.root;
     if (!root) return;
-    const paths: string[] = [];
-    for (const uri of uris) {
-      if (uri.scheme !== 'file') continue;
-      const rel = path.relative(root.fsPath, uri.fsPath);
-      if (rel === '' || rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) continue;
-      const posix = rel.split(path.sep).join('/');
-      if (/^\.worldline(\/|$)/i.test(posix) || /(^|\/)\.git(\/|$)/i.test(posix)) continue;
-      paths.push(posix);
-    }
-    this.sink.changed(paths);
+    this.sink.changed(reportablePaths(root.fsPath, uris.filter((u) => u.scheme === 'file').map((u) => u.fsPath)));
   }
 
   dispose(): void {

@@ -8,7 +8,7 @@ import { stateAt, type StateAtResult } from '../state/stateAt';
 import { applyUserEdit, sceneStateView } from '../state/viewModel';
 import { parseStateYaml } from '../state/stateYaml';
 import { WebviewHost, translateLabels, type OncePerTurn, type PageSpec } from './webviewHost';
-import { Coalescer } from '../protocol/coalesce';
+import { TurnCoalescer } from '../protocol/coalesce';
 import { STATE_LABELS } from '../protocol/labels';
 import { decodeFromStatePage, type EditResult, type FromStatePage, type ScribeStatus, type StateViewModel, type ToStatePage } from '../protocol/state';
 import type { NovelWorkspace } from './novel';
@@ -18,17 +18,15 @@ export type { ScribeOutcomeKind, ScribeStatus, StateViewModel } from '../protoco
 
 export class StateViewProvider extends WebviewHost<ToStatePage, FromStatePage> {
   private scribe: ScribeStatus = { running: false };
-  private readonly updates: Coalescer;
+  private readonly updates: TurnCoalescer;
   /** What the page shows: the state's key (see `stateKey`) and the scribe's status; undefined: nothing known. */
   private shownKey: string | undefined;
   private shownScribe: ScribeStatus | undefined;
 
   constructor(extensionUri: vscode.Uri, getNovel: () => NovelWorkspace | undefined, log: Log, options: OncePerTurn = {}) {
     super(extensionUri, getNovel, log, decodeFromStatePage);
-    const turns = options.turns;
-    this.updates = new Coalescer({ run: () => this.flush(), hold: () => turns?.busy ?? false, onError: (err) => log.warn(`scene state view: ${String(err)}`) });
-    this.disposables.push({ dispose: () => this.updates.dispose() });
-    if (turns) this.disposables.push(turns.onDidChange((what) => { if (what !== 'stream') this.updates.release(); }));
+    this.updates = new TurnCoalescer({ run: () => this.flush(), turns: options.turns, onError: (err) => log.warn(`scene state view: ${String(err)}`) });
+    this.disposables.push(this.updates);
   }
 
   protected page(): PageSpec {

@@ -3,12 +3,10 @@
 // The counter keeps a count per file: it walks the book once at open and then reads only what
 // changed (the turn's files, saves, unsaved edits, and the manuscript change feed when given).
 import * as vscode from 'vscode';
-import * as path from 'node:path';
 import { WordCounter, diskReader, type ChangeFeed, type CountSource } from '../project/wordCount';
-import { isManuscriptAt } from '../project/manuscript';
+import { manuscriptPathAt } from '../project/manuscript';
 import type { ToolChange } from '../agent/tools';
-import { dialectForEndpoint } from '../model/dialects';
-import { contextWindowFor, nextPromptTokens, pricingOf, usageTotals, type UsageTotals } from '../model/usage';
+import { EndpointPricing, SessionUsage, contextWindowFor, nextPromptTokens } from '../model/usage';
 import { Coalescer } from '../protocol/coalesce';
 import { statusText, statusTooltip, type TooltipInputs } from '../protocol/statusLine';
 import type { StoryShell } from './storyShell';
@@ -28,7 +26,8 @@ export class WorldlineStatusBar implements vscode.Disposable {
   private readonly renders: Coalescer;
   private readonly disposables: vscode.Disposable[] = [this.item];
   /** The session's usage totals, summed once per appended entry rather than on every render. */
-  private totals: { session: object; entries: number; endpoint: string; totals: UsageTotals } | undefined;
+  private readonly totals = new SessionUsage();
+  private readonly pricing = new EndpointPricing();
 
   constructor(
     private readonly getNovel: () => NovelWorkspace | undefined,
@@ -92,8 +91,8 @@ export class WorldlineStatusBar implements vscode.Disposable {
   /** The relative path of a manuscript document of the open novel; undefined for any other. */
   private manuscriptPath(doc: vscode.TextDocument): string | undefined {
     const novel = this.getNovel();
-    if (!novel || doc.uri.scheme !== 'file' || !isManuscriptAt(novel.config.manuscriptMatcher, novel.root.fsPath, doc.uri.fsPath)) return undefined;
-    return path.relative(novel.root.fsPath, doc.uri.fsPath).split(path.sep).join('/');
+    if (!novel || doc.uri.scheme !== 'file') return undefined;
+    return manuscriptPathAt(novel.config.manuscriptMatcher, novel.root.fsPath, doc.uri.fsPath);
   }
 
   /**
@@ -136,14 +135,8 @@ export class WorldlineStatusBar implements vscode.Disposable {
     const story = this.agent.current();
     const session = story?.session;
     if (!story || !session) return {};
-    const dialect = dialectForEndpoint(settings.baseUrl, settings);
-    const endpoint = `${settings.baseUrl}\0${settings.provider ?? ''}`;
-    const known = this.totals;
-    const totals = known && known.session === session && known.entries === session.entryCount && known.endpoint === endpoint
-      ? known.totals
-      : usageTotals(session.entries(), pricingOf(dialect));
-    this.totals = { session, entries: session.entryCount, endpoint, totals };
-    const out: TooltipInputs = { usage: totals };
+    const { dialect, pricing } = this.pricing.of(settings);
+    const out: TooltipInputs = { usage: this.totals.totals(session, pricing) };
     const tokens = nextPromptTokens(story.branch().path);
     const window = contextWindowFor(settings.contextWindow, dialect, settings.model);
     if (tokens !== undefined && window !== undefined) out.context = { tokens, window };

@@ -2,10 +2,9 @@
 // (settings, SecretStorage keys, the editor's file system, unsaved editors saved or the restore
 // cancelled, the questions), and its events in the novelist's words. One Story per open session;
 // the verbs themselves live in src/story/.
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RestoreResult } from '../checkpoints';
-import { isManuscriptAt } from '../project/manuscript';
+import { isManuscriptAt, manuscriptPathAt } from '../project/manuscript';
 import { TurnBusyError, type TurnPhase, type TurnResult } from '../agent/turnTypes';
 import type { ScribeStatus } from '../protocol/state';
 import type { Notice } from '../protocol/chat';
@@ -185,7 +184,8 @@ export class StoryShell implements vscode.Disposable {
     for (const doc of this.dirtyManuscript()) {
       if (await saveToDisk(doc)) {
         // Told at once: the checkpoint that follows must not wait for the watcher to see it.
-        if (novel) this.checkpoints.changes.changed([path.relative(novel.root.fsPath, doc.uri.fsPath).split(path.sep).join('/')]);
+        const rel = novel && manuscriptPathAt(novel.config.manuscriptMatcher, novel.root.fsPath, doc.uri.fsPath);
+        if (rel) this.checkpoints.changes.changed([rel]);
         continue;
       }
       const rel = vscode.workspace.asRelativePath(doc.uri, false);

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { makeNonce, pageHtml, pageResources, type PageName } from '../protocol/pageHtml';
 import { localize, type Labels } from '../protocol/labels';
 import type { Decoded } from '../protocol/decode';
-import type { LiveChange } from '../story';
+import type { TurnActivity } from '../protocol/coalesce';
 import type { NovelWorkspace } from './novel';
 import type { Log } from './log';
 
@@ -16,16 +16,7 @@ export interface PageSpec {
   labels: Record<string, string>;
 }
 
-/**
- * Whether a turn is being written (the StoryShell is one). Views that show what a turn changes
- * only once it is written (the scene state, the worldlines) hold their refreshes meanwhile.
- */
-export interface TurnActivity {
-  readonly busy: boolean;
-  readonly onDidChange: vscode.Event<LiveChange>;
-}
-
-/** Options of the views that refresh once per turn. */
+/** Options of the views that refresh once per turn (src/protocol/coalesce.ts, TurnCoalescer). */
 export interface OncePerTurn {
   turns?: TurnActivity;
 }

@@ -4,7 +4,7 @@
 // once a frame and not while a turn is being written.
 import * as vscode from 'vscode';
 import { WebviewHost, translateLabels, type OncePerTurn, type PageSpec } from './webviewHost';
-import { Coalescer } from '../protocol/coalesce';
+import { LastShown, TurnCoalescer } from '../protocol/coalesce';
 import { perChangeOf, type PerChange } from '../protocol/perChange';
 import type { WorldlineView } from '../worldline/view';
 import { GRAPH_LABELS } from '../protocol/graphLabels';
@@ -15,9 +15,9 @@ import type { NovelWorkspace } from './novel';
 import type { Log } from './log';
 
 export class WorldlineGraphViewProvider extends WebviewHost<ToGraphPage, FromGraphPage> {
-  private readonly updates: Coalescer;
-  /** The view the page shows, as sent; undefined: nothing known. */
-  private shownView: string | undefined;
+  private readonly updates: TurnCoalescer;
+  /** The view the page shows, as sent. */
+  private readonly shownView = new LastShown();
   /** The view computed once per change, shared with the Worldlines tree. */
   private readonly views: PerChange<WorldlineView | undefined>;
 
@@ -29,11 +29,9 @@ export class WorldlineGraphViewProvider extends WebviewHost<ToGraphPage, FromGra
     options: OncePerTurn = {},
   ) {
     super(extensionUri, getNovel, log, decodeFromGraphPage);
-    const turns = options.turns;
     this.views = perChangeOf(controller);
-    this.updates = new Coalescer({ run: () => this.flush(), hold: () => turns?.busy ?? false, onError: (err) => log.warn(`worldline graph: ${String(err)}`) });
-    this.disposables.push(controller.onDidChangeView(() => { this.views.changed(); this.updates.request(); }), { dispose: () => this.updates.dispose() });
-    if (turns) this.disposables.push(turns.onDidChange((what) => { if (what !== 'stream') this.updates.release(); }));
+    this.updates = new TurnCoalescer({ run: () => this.flush(), turns: options.turns, onError: (err) => log.warn(`worldline graph: ${String(err)}`) });
+    this.disposables.push(controller.onDidChangeView(() => this.refresh()), this.updates);
   }
 
   protected page(): PageSpec {
@@ -42,7 +40,7 @@ export class WorldlineGraphViewProvider extends WebviewHost<ToGraphPage, FromGra
 
   async onMessage(m: FromGraphPage): Promise<void> {
     if (m.type === 'ready') {
-      this.shownView = undefined;
+      this.shownView.forget();
       this.views.changed();
       await this.updates.now();
     }
@@ -51,7 +49,7 @@ export class WorldlineGraphViewProvider extends WebviewHost<ToGraphPage, FromGra
   }
 
   protected override pageLetGo(): void {
-    this.shownView = undefined;
+    this.shownView.forget();
   }
 
   /** Asks for an update of the page (computed afresh); a burst of requests makes one. */
@@ -63,9 +61,6 @@ export class WorldlineGraphViewProvider extends WebviewHost<ToGraphPage, FromGra
   private async flush(): Promise<void> {
     if (!this.shown) return this.pageLetGo();
     const view = (await this.views.get(() => this.controller.view())) ?? emptyWorldlineView();
-    const sent = JSON.stringify(view);
-    if (sent === this.shownView) return;
-    this.shownView = sent;
-    this.post({ type: 'render', view });
+    if (this.shownView.differs(view)) this.post({ type: 'render', view });
   }
 }

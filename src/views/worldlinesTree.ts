@@ -8,7 +8,7 @@ import type { WorldlineView } from '../worldline';
 import { treeChildren, treeItem, type TreeNode } from '../worldline/treeItems';
 import type { WorldlineController } from './worldlineController';
 import { translate } from './notices';
-import { Coalescer } from '../protocol/coalesce';
+import { LastShown, TurnCoalescer } from '../protocol/coalesce';
 import { perChangeOf, type PerChange } from '../protocol/perChange';
 import type { OncePerTurn } from './webviewHost';
 
@@ -18,20 +18,18 @@ export class WorldlinesTreeProvider implements vscode.TreeDataProvider<TreeNode>
   private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private view: WorldlineView | undefined;
-  /** The view the tree shows, as JSON (undefined: not drawn yet), and the next one when it differs. */
-  private shownView: string | undefined;
+  /** The view the tree shows, and the next one when it differs. */
+  private readonly shownView = new LastShown();
   private nextView: { view: WorldlineView | undefined } | undefined;
-  private readonly updates: Coalescer;
+  private readonly updates: TurnCoalescer;
   /** The view computed once per change, shared with the worldline graph. */
   private readonly views: PerChange<WorldlineView | undefined>;
   private readonly disposables: vscode.Disposable[] = [this.changed];
 
   constructor(private readonly controller: WorldlineController, options: OncePerTurn = {}) {
-    const turns = options.turns;
     this.views = perChangeOf(controller);
-    this.updates = new Coalescer({ run: () => this.flush(), hold: () => turns?.busy ?? false, onError: () => this.changed.fire(undefined) });
-    this.disposables.push(controller.onDidChangeView(() => { this.views.changed(); this.updates.request(); }), { dispose: () => this.updates.dispose() });
-    if (turns) this.disposables.push(turns.onDidChange((what) => { if (what !== 'stream') this.updates.release(); }));
+    this.updates = new TurnCoalescer({ run: () => this.flush(), turns: options.turns, onError: () => this.changed.fire(undefined) });
+    this.disposables.push(controller.onDidChangeView(() => { this.views.changed(); this.updates.request(); }), this.updates);
   }
 
   /** Settles when the update asked for has been made (tests). */
@@ -41,7 +39,7 @@ export class WorldlinesTreeProvider implements vscode.TreeDataProvider<TreeNode>
 
   private async flush(): Promise<void> {
     const view = await this.views.get(() => this.controller.view());
-    if (this.shownView !== undefined && JSON.stringify(view ?? null) === this.shownView) return;
+    if (this.shownView.matches(view)) return;
     this.nextView = { view };
     this.changed.fire(undefined);
   }
@@ -51,7 +49,7 @@ export class WorldlinesTreeProvider implements vscode.TreeDataProvider<TreeNode>
       const next = this.nextView;
       this.nextView = undefined;
       this.view = next ? next.view : await this.views.get(() => this.controller.view());
-      this.shownView = JSON.stringify(this.view ?? null);
+      this.shownView.remember(this.view);
     }
     return treeChildren(this.view, parent);
   }

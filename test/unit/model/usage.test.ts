@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import { dialectById } from '../../../src/model/dialects';
 import {
-  cachedShare, callCost, contextPressure, contextWindowFor, nextPromptTokens, pricingOf, usageSummary, usageTotals, type Pricing,
+  EndpointPricing, SessionUsage, cachedShare, callCost, contextPressure, contextWindowFor, nextPromptTokens, pricingOf, usageSummary, usageTotals, type Pricing,
 } from '../../../src/model/usage';
 import type { AssistantEntry, ChainEntry, TokenUsage } from '../../../src/session/entries';
 import { Session } from '../../../src/session/session';
@@ -120,5 +120,34 @@ describe('model/usage', () => {
       const branch = usageTotals(all.slice(0, cut), pricingOf(openai));
       assert.ok(branch.prompt <= t.prompt && branch.completion <= t.completion);
     }), { numRuns: runs(200, 3000) });
+  });
+});
+
+describe('kept prices and totals', () => {
+  const reply = (n: number): AssistantEntry => ({
+    id: `a${n}`, parentId: null, ts: '2026-01-01T00:00:00.000Z', type: 'assistant', text: '', model: 'gpt-4.1', finish: 'stop',
+    usage: { promptTokens: 1000 * n, completionTokens: 10 },
+  });
+
+  it('the price list stays the same object while the endpoint stays, and follows it when it moves', () => {
+    const prices = new EndpointPricing();
+    const a = prices.of({ baseUrl: 'https://api.openai.com/v1' });
+    assert.equal(prices.of({ baseUrl: 'https://api.openai.com/v1' }).pricing, a.pricing);
+    const b = prices.of({ baseUrl: 'https://api.deepseek.com' });
+    assert.notEqual(b.pricing, a.pricing);
+    assert.notEqual(b.dialect.id, a.dialect.id);
+  });
+
+  it('totals are summed again only when entries were appended or the prices changed, and equal a fresh sum', () => {
+    const kept = new SessionUsage();
+    const entries: AssistantEntry[] = [reply(1)];
+    const session = { entries: () => entries, get entryCount() { return entries.length; } };
+    const pricing = pricingOf(dialectById('openai'));
+    const first = kept.totals(session, pricing);
+    assert.equal(kept.totals(session, pricing), first, 'nothing new: the same totals');
+    entries.push(reply(2));
+    assert.deepEqual(kept.totals(session, pricing), usageTotals(entries, pricing));
+    const free: Pricing = () => undefined;
+    assert.deepEqual(kept.totals(session, free), usageTotals(entries, free), 'other prices: summed again');
   });
 });

@@ -190,3 +190,25 @@ describe('chat mirror', () => {
     assert.ok(!sameJson({ a: '1' }, { a: 1 }));
   });
 });
+
+describe('chat mirror: what was marked decides what is built', () => {
+  it('a streamed token builds no model; a model mark does; nothing marked sends nothing; a page that knows nothing gets a render', () => {
+    const mirror = new ChatMirror();
+    let built = 0;
+    let stream: ChatStream = { text: '雨', tools: [] };
+    const busy = model([message()], { busy: true });
+    const sources = { model: () => (built++, busy), stream: () => stream };
+    assert.equal(mirror.next(sources)?.type, 'render', 'at first the page knows nothing');
+    assert.equal(built, 1);
+    assert.equal(mirror.next(sources), undefined, 'nothing marked');
+    stream = { text: '雨下', tools: [] };
+    mirror.markStream();
+    assert.equal(mirror.next(sources)?.type, 'stream');
+    assert.equal(built, 1, 'no model for a token');
+    mirror.markModel();
+    mirror.next(sources);
+    assert.equal(built, 2);
+    mirror.reset();
+    assert.equal(mirror.next(sources)?.type, 'render', 'after a reset, marked or not');
+  });
+});

@@ -1,7 +1,7 @@
 // A burst of change events makes one refresh; a refresh never overlaps the one before it; a held
 // view refreshes once the hold ends; `now` does not wait.
 import { strict as assert } from 'node:assert';
-import { Coalescer } from '../../../src/protocol/coalesce';
+import { Coalescer, LastShown, TurnCoalescer, type TurnActivity } from '../../../src/protocol/coalesce';
 
 const tick = (ms = 5) => new Promise((r) => setTimeout(r, ms));
 
@@ -75,5 +75,50 @@ describe('coalescer', () => {
     c.dispose();
     await tick(10);
     assert.equal(runs, 2);
+  });
+});
+
+describe('turn coalescer and last shown', () => {
+  class Turns implements TurnActivity {
+    busy = false;
+    readonly listeners = new Set<(change: string) => void>();
+    onDidChange(listener: (change: string) => void) {
+      this.listeners.add(listener);
+      return { dispose: () => void this.listeners.delete(listener) };
+    }
+    fire(change: string): void {
+      for (const l of this.listeners) l(change);
+    }
+  }
+
+  it('holds while a turn is written; a streamed token does not let go, any other change does; dispose stops listening', async () => {
+    const turns = new Turns();
+    let runs = 0;
+    const c = new TurnCoalescer({ run: () => { runs++; }, delayMs: 2, turns, onError: assert.fail });
+    turns.busy = true;
+    c.request();
+    await tick(15);
+    assert.equal(runs, 0, 'held during the turn');
+    turns.busy = false;
+    turns.fire('stream');
+    await tick(15);
+    assert.equal(runs, 0, 'a token is not the end of anything');
+    turns.fire('render');
+    await tick(15);
+    assert.equal(runs, 1, 'released');
+    c.dispose();
+    assert.equal(turns.listeners.size, 0);
+  });
+
+  it('a value equal to the one shown is not sent again, until the page forgets', () => {
+    const shown = new LastShown();
+    assert.equal(shown.matches({ a: 1 }), false, 'nothing shown yet');
+    assert.equal(shown.differs({ a: 1 }), true);
+    assert.equal(shown.differs({ a: 1 }), false);
+    assert.equal(shown.differs({ a: 2 }), true);
+    shown.forget();
+    assert.equal(shown.differs({ a: 2 }), true);
+    shown.remember(undefined);
+    assert.equal(shown.matches(null), true, 'undefined and null show the same');
   });
 });
