@@ -76,6 +76,7 @@ class BenchHost implements StoryHost {
   saveUnsavedOrCancel(): Promise<DirtyChoice> { return Promise.resolve('save'); }
   saveUnsavedToDisk(): Promise<void> { return Promise.resolve(); }
   askFollow(): Promise<boolean> { return Promise.resolve(false); }
+  confirmLeaveTurns(): Promise<boolean> { return Promise.resolve(true); }
   settle(_result: RestoreResult): Promise<void> { return Promise.resolve(); }
   report(_event: StoryEvent): void {}
 }

@@ -6,6 +6,9 @@
     const node = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs || {})) {
       if (v === undefined || v === null || v === false) continue;
+      // The pages' CSP has no 'unsafe-inline' for styles: a style attribute would be dropped. Set
+      // node.style's properties (CSSOM) or use a class.
+      if (k === 'style') throw new Error('el(): no style attribute under the CSP; use a class');
       if (k === 'class') node.className = v;
       else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
       else node.setAttribute(k, v === true ? '' : String(v));

@@ -149,6 +149,7 @@ export async function runToolLoop(deps: LoopDeps): Promise<LoopOutcome> {
               partial += d.text;
               deps.emit({ type: 'delta', text: d.text });
             }
+            if (d.reasoning !== undefined) deps.emit({ type: 'reasoning', text: d.reasoning });
             if (d.toolCallName !== undefined && !toolPhase) {
               toolPhase = true; // the prose is now streaming into a tool call's arguments
               deps.emit({ type: 'phase', phase: 'tool' });

@@ -13,7 +13,9 @@
 //    The same holds for the work after the scribe (`afterScribe`: the summary) and for work queued
 //    with `background()` (Save Point, Compact Now): none of their entries can land inside a turn.
 //  - A failed or stopped turn gets no checkpoint and no scribe; its user entry becomes the retry
-//    target. A stop before the turn started (while waiting for the scribe) records nothing.
+//    target. A stop before the turn started (while waiting for the scribe, or while Send pins the
+//    hand edits) records nothing: the turn ends 'aborted' with no user entry, and `cancelWaiting`
+//    stops only such a turn, one that has written nothing yet.
 import type { Session } from '../session/session';
 import type { AssistantEntry, UserEntry } from '../session/entries';
 import type { StreamingClient } from '../model/streaming';
@@ -58,6 +60,8 @@ export type TurnRunnerUpdate = Partial<Omit<TurnRunnerDeps, 'session'>>;
 export class TurnRunner {
   private deps: TurnRunnerDeps;
   private active: AbortController | undefined;
+  /** The active turn has written nothing yet (it waits for the scribe, or pins hand edits). */
+  private untouched = false;
   private scribing: Promise<unknown> | undefined;
   private readonly lifetime = new AbortController();
   private failedUserId: string | undefined;
@@ -74,6 +78,11 @@ export class TurnRunner {
   /** True while a turn's model part runs (or waits to start). */
   get busy(): boolean {
     return this.active !== undefined;
+  }
+
+  /** True while a turn has been asked for but has written nothing yet (its instruction waits). */
+  get waiting(): boolean {
+    return this.active !== undefined && this.untouched;
   }
 
   /** True while the last turn's scribe (or work queued behind it) is still running. */
@@ -126,8 +135,9 @@ export class TurnRunner {
   /** Appends the novelist's instruction under the current leaf and runs the turn. */
   send(text: string): Promise<TurnResult> {
     if (text.trim() === '' && !this.active) return Promise.reject(this.emptyInstruction());
-    return this.start('send', 'send a message', async () => {
+    return this.start('send', 'send a message', async (begin) => {
       await this.deps.hooks?.beforeInstruction?.().catch((err: unknown) => this.emit({ type: 'warning', message: messageOf(err) }));
+      if (!begin()) return undefined;
       const entry = await this.append({ type: 'user', text });
       return entry.id;
     });
@@ -155,7 +165,8 @@ export class TurnRunner {
     if (!entry || entry.type !== 'user') {
       return Promise.reject(new Error(`Entry ${userEntryId} is not an instruction of this session; only instructions can be edited as a new branch.`));
     }
-    return this.start('edit', 'edit', async () => {
+    return this.start('edit', 'edit', async (begin) => {
+      if (!begin()) return undefined;
       await this.deps.session.navigate(entry.parentId);
       const written = await this.append({ type: 'user', text: newText });
       return written.id;
@@ -165,6 +176,16 @@ export class TurnRunner {
   /** Stops the running turn: the partial reply is recorded with finish 'aborted'. */
   stop(): boolean {
     if (!this.active) return false;
+    this.active.abort();
+    return true;
+  }
+
+  /**
+   * Drops the turn that waits to start (for the scribe, or the pin of hand edits) before anything of
+   * it is written: it ends 'aborted' with no user entry. False when no turn waits, or it has begun.
+   */
+  cancelWaiting(): boolean {
+    if (!this.waiting || !this.active) return false;
     this.active.abort();
     return true;
   }
@@ -185,7 +206,8 @@ export class TurnRunner {
     } catch (err) {
       return Promise.reject(err);
     }
-    return this.start(kind, kind, async () => {
+    return this.start(kind, kind, async (begin) => {
+      if (!begin()) return undefined;
       await this.deps.session.navigate(target);
       return target;
     });
@@ -201,18 +223,24 @@ export class TurnRunner {
     return written;
   }
 
-  private start(kind: TurnKind, action: string, prepare: () => Promise<string>): Promise<TurnResult> {
+  /**
+   * `prepare` writes the turn's start (the instruction, or the leaf move) and returns its user entry;
+   * it calls `begin()` right before its first write, and returns undefined when that says the turn
+   * was stopped first (nothing is written then).
+   */
+  private start(kind: TurnKind, action: string, prepare: Prepare): Promise<TurnResult> {
     // Decided synchronously, so two clicks in the same tick cannot both start a turn.
     if (this.active) return Promise.reject(new TurnBusyError(action, this.deps.lang));
     if (this.lifetime.signal.aborted) return Promise.reject(new Error('This session was closed; open it again to continue.'));
     const controller = new AbortController();
     this.active = controller;
+    this.untouched = true;
     return this.run(kind, prepare, controller).finally(() => {
       if (this.active === controller) this.active = undefined;
     });
   }
 
-  private async run(kind: TurnKind, prepare: () => Promise<string>, controller: AbortController): Promise<TurnResult> {
+  private async run(kind: TurnKind, prepare: Prepare, controller: AbortController): Promise<TurnResult> {
     const deps = this.deps;
     const signal = controller.signal;
     const empty = { changes: [], proseAdded: '' };
@@ -224,8 +252,16 @@ export class TurnRunner {
       }
       if (signal.aborted) return this.end({ status: 'aborted', ...empty });
 
+      // Decided synchronously with the write that follows: a cancel either comes first (nothing is
+      // written) or finds the turn begun.
+      const begin = (): boolean => {
+        if (signal.aborted) return false;
+        this.untouched = false;
+        return true;
+      };
       try {
-        userEntryId = await prepare();
+        userEntryId = await prepare(begin);
+        if (userEntryId === undefined) return this.end({ status: 'aborted', ...empty });
         await deps.hooks?.beforeTurn?.({ kind, userEntryId });
       } catch (err) {
         return this.end(await this.failBeforeModel(userEntryId, err));
@@ -357,6 +393,7 @@ export class TurnRunner {
   /** Frees the runner before the caller sees the result, so it can start the next turn at once. */
   private end(result: TurnResult, scribeStarted = false): TurnResult {
     this.active = undefined;
+    this.untouched = false;
     if (!scribeStarted) this.emit({ type: 'phase', phase: 'idle' });
     return result;
   }
@@ -377,6 +414,9 @@ export class TurnRunner {
     }
   }
 }
+
+/** Writes a turn's start; `begin()` right before the first write (false: stopped, write nothing, return undefined). */
+type Prepare = (begin: () => boolean) => Promise<string | undefined>;
 
 /** Resolves when `p` settles or `signal` fires, whichever comes first; never rejects. */
 function untilAborted(p: Promise<unknown>, signal: AbortSignal): Promise<void> {

@@ -16,6 +16,8 @@ export type TurnEvent =
   | { type: 'phase'; phase: TurnPhase }
   /** Streamed reply text, in order. */
   | { type: 'delta'; text: string }
+  /** Streamed reasoning text of the current model step, in order (never part of the reply). */
+  | { type: 'reasoning'; text: string }
   | { type: 'toolStart'; name: string; args: string }
   /** `summary` (describeChange) when the call changed a file. */
   | { type: 'toolEnd'; name: string; result: string; isError: boolean; summary?: string }

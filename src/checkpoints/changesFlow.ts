@@ -2,6 +2,8 @@
 // nothing changed, which file (asked when several changed and none was named), and the diff with
 // its title. Over the Prompter port and a diff-editor port; turnChanges.ts finds the files.
 import type { Text } from '../common/text';
+import { checkpointReason } from '../story/problemWords';
+import { CheckpointError } from './errors';
 import type { CheckpointDocument, ShowDiff, WorkingDocument } from '../protocol/diff';
 import type { Prompter } from '../protocol/prompter';
 import type { Session } from '../session/session';
@@ -29,7 +31,17 @@ export interface ChangesHost {
 export async function showChanges(host: ChangesHost, checkpointEntryId: string | undefined, file?: string, against: ChangesAgainst = 'previous'): Promise<number> {
   const session = host.session();
   if (!session) return 0;
-  const found = await turnChanges(session, await host.store(), checkpointEntryId, against, file);
+  let found;
+  try {
+    found = await turnChanges(session, await host.store(), checkpointEntryId, against, file);
+  } catch (err) {
+    // A lost checkpoint (or a store that cannot be read) is said in words, never as a failed command with a commit id.
+    if (!(err instanceof CheckpointError)) throw err;
+    void host.prompter.notify('warning', err.kind === 'notFound'
+      ? l10n.t('A checkpoint this needs is no longer in the checkpoint store (the store was lost or rebuilt since), so the changes cannot be shown. Your manuscript files are as they were.')
+      : checkpointReason(err.kind));
+    return 0;
+  }
   if (found.kind === 'none') {
     void host.prompter.notify('info', l10n.t('There is no checkpoint to compare yet: one is taken at the end of every agent turn.'));
     return 0;

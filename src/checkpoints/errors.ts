@@ -62,19 +62,19 @@ export const messages = {
     `Run "Worldline: Rebuild Checkpoints" to start a new store from the current manuscript.`,
   storeLost: (recorded: number) =>
     `The checkpoint store (${STORE}) was missing when this book was opened, so a new, empty one was started: ` +
-    `the ${recorded} checkpoint(s) recorded in this session are not in it and cannot be restored or compared. ` +
+    `${recorded === 1 ? 'the checkpoint recorded in this session is' : `the ${recorded} checkpoints recorded in this session are`} not in it and cannot be restored or compared. ` +
     `Your manuscript files are fine. If you still have the old store (a backup or a sync copy), close VS Code and put it back; ` +
     `otherwise run "Worldline: Rebuild Checkpoints" to start from the current manuscript.`,
   recordedMissing: (missing: number, recorded: number) =>
-    `The checkpoint store (${STORE}) does not hold ${missing} of the ${recorded} checkpoint(s) recorded in this session ` +
+    `The checkpoint store (${STORE}) does not hold ${missing} of the ${recorded} checkpoint${recorded === 1 ? '' : 's'} recorded in this session ` +
     `(it may have been replaced by an older or another copy). Your manuscript files are fine. ` +
     `Run "Worldline: Rebuild Checkpoints" to start a new store from the current manuscript; the current one is kept aside, not deleted.`,
   locked: (lock: string) =>
     `Another Git process is using the checkpoint store (${lock}). If another window has this book open, ` +
     `wait a moment and try again; a lock older than a minute is cleared automatically.`,
-  notFound: (commit: string) =>
-    `Checkpoint ${commit.slice(0, 10)} is not in the checkpoint store. It may come from a store that was rebuilt ` +
-    `(the old one is kept in .worldline as checkpoints.broken-….git).`,
+  /** Names no commit: it may reach the novelist as it is (a failed rerun's notice). The error's detail, for the log, has git's words. */
+  notFound: () =>
+    `That checkpoint is no longer in the checkpoint store: it was lost with the store, or the store was rebuilt since. Your manuscript files are as they were.`,
   tooManyFiles: (max: number) =>
     `The "manuscript" patterns in worldline.yaml match more than ${max} files, so checkpoints are paused. ` +
     `Narrow the patterns (for example "chapters/**/*.md") and checkpoints resume on the next turn.`,

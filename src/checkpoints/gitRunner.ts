@@ -1,8 +1,9 @@
 // Runs git for one shadow repo, with the isolated environment and the `-c` settings on every
 // process, and turns git's failures into typed CheckpointErrors. Two ways in: one command run to
-// its end (`run`, `runInput`), or a request to one of three long-lived processes (`hashFiles`,
-// `writeCommit`, `updateRefs`; gitPipe.ts), which spare a turn its process starts. A stale lock
-// (left by a crash) is moved aside, never deleted, and the command retried once.
+// its end (`run`, `runInput`), or a request to one of the long-lived processes (`hashFiles`,
+// `writeCommit`, `updateRefs`, `readBlobs`, `objectTypes`; gitPipe.ts), which spare a turn its
+// process starts. A stale lock (left by a crash) is moved aside, never deleted, and the command
+// retried once.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { CheckpointError, messages } from './errors';
@@ -150,6 +151,20 @@ export class GitRunner {
       at = nl + 1 + size + 1;
     }
     return blobs;
+  }
+
+  /**
+   * The type of each object ("commit", "tree", "blob", "tag"), or "missing", in order: one
+   * `cat-file --batch-check` request for them all. The caller passes full object ids only (a short
+   * one could be "ambiguous", which is answered as missing too).
+   */
+  async objectTypes(oids: readonly string[]): Promise<string[]> {
+    if (oids.length === 0) return [];
+    const out = await this.request('check', ['cat-file', '--batch-check'], oids.map((o) => `${o}\n`).join(''), lines(oids.length));
+    return out.toString('latin1').split('\n').slice(0, oids.length).map((line) => {
+      const parts = line.split(' ');
+      return parts.length >= 3 ? (parts[1] as string) : 'missing';
+    });
   }
 
   /** Stops the long-lived processes (the store is closed, or moved aside). */

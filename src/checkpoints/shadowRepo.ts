@@ -4,6 +4,7 @@
 // typed errors. HEAD is detached and names the last checkpoint (or the checkpoint last
 // restored), which the next turn's `changed` list is measured against.
 import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
 import { resetSharedState, sharedState, type SharedState, type StoreContext } from './context';
 import { CheckpointError, messages, type CheckpointProblem, type CheckpointUnavailable } from './errors';
 import { vetStore } from './configCheck';
@@ -51,6 +52,16 @@ export interface ShadowRepoOptions {
   onSpawn?: (args: readonly string[]) => void;
   /** The long-lived git processes stop after this long unused (default 10 minutes). */
   pipeIdleMs?: number;
+  /** Told after every restore and undo that changed the manuscript (the status bar forgets the last turn's change). */
+  onRestored?: (result: RestoreResult) => void;
+}
+
+/** Where `rebuild` kept the previous store, and what of the session it still holds. */
+export interface KeptStore {
+  /** Its path (absolute). */
+  path: string;
+  /** The commits among those asked about (`rebuild`'s `recorded`) that it holds; undefined when it could not be read. */
+  holds?: ReadonlySet<string>;
 }
 
 /** What `prepare()` found. */
@@ -81,8 +92,8 @@ export class ShadowRepo {
     private readonly opts: ShadowRepoOptions,
     /** True when this handle created a new, empty store (none existed: first use, or it was lost). */
     readonly created: boolean,
-    /** Where `rebuild` moved the previous store, if it did. */
-    readonly movedAside?: string,
+    /** Where `rebuild` moved the previous store, if it did, and what of the session it holds. */
+    readonly keptAside?: KeptStore,
     fileMode = true,
   ) {
     this.fileMode = fileMode;
@@ -107,6 +118,11 @@ export class ShadowRepo {
     const gitDir = this.gitDir;
     // Reported changes go to the store's shared set (every handle on the store stages from it).
     this.unlisten = opts.changes?.listen((p: ChangedPaths) => sharedState(gitDir).dirty.add(p));
+  }
+
+  /** Where `rebuild` moved the previous store, if it did. */
+  get movedAside(): string | undefined {
+    return this.keptAside?.path;
   }
 
   /**
@@ -146,9 +162,11 @@ export class ShadowRepo {
   /**
    * Starts a new store from the current manuscript (read only; no manuscript file is touched).
    * An existing store is moved to .worldline/checkpoints.broken-<time>.git, never deleted, and
-   * handles on it stop working. Throws CheckpointError (e.g. gitMissing).
+   * handles on it stop working. `recorded`: the session's checkpoint commits; the kept store is
+   * asked which of them it holds (`keptAside.holds`), so the novelist is told what it is worth.
+   * Throws CheckpointError (e.g. gitMissing).
    */
-  static async rebuild(root: string, opts: ShadowRepoOptions): Promise<ShadowRepo> {
+  static async rebuild(root: string, opts: ShadowRepoOptions, recorded: readonly string[] = []): Promise<ShadowRepo> {
     const paths = storePaths(root);
     const runner = runnerFor(paths, opts);
     const matcher = manuscriptFrom(opts.globs);
@@ -158,9 +176,10 @@ export class ShadowRepo {
       bumpGeneration(paths.gitDir);
       const movedAside = (await storeExists(paths.gitDir)) ? await moveStoreAside(paths.gitDir) : undefined;
       if (movedAside) opts.log?.(`checkpoints: moved the old store to ${movedAside}`);
+      const kept = movedAside === undefined ? undefined : { path: movedAside, ...(await heldBy(root, movedAside, recorded, opts)) };
       await createStore(runner);
       resetSharedState(paths.gitDir, null);
-      const repo = new ShadowRepo(runner, matcher, opts, true, movedAside, await trustsFileMode(runner));
+      const repo = new ShadowRepo(runner, matcher, opts, true, kept, await trustsFileMode(runner));
       await snapshot(repo.ctx, `${BASELINE}/${stampsOf(paths.gitDir).next()}`, 'Baseline of a rebuilt checkpoint store', true);
       return repo;
     });
@@ -272,10 +291,19 @@ export class ShadowRepo {
   async restore(commit: string, opts: { undoable?: boolean } = {}): Promise<RestoreResult> {
     checkCommitId(commit);
     try {
-      return await this.exclusive(async () => restoreTo(this.ctx, await this.resolve(commit), stampsOf(this.gitDir).next(), opts.undoable ?? true));
+      return this.restored(await this.exclusive(async () => restoreTo(this.ctx, await this.resolve(commit), stampsOf(this.gitDir).next(), opts.undoable ?? true)));
     } finally {
       this.armIdleWalk();
     }
+  }
+
+  /**
+   * Which of `commits` (checkpoint ids a session recorded) this store does not hold as commits:
+   * their turns cannot be restored or compared. One `cat-file --batch-check` request through the
+   * long-lived process, however many there are; ids that are not checkpoint ids count as missing.
+   */
+  async missingCommits(commits: readonly string[]): Promise<Set<string>> {
+    return this.exclusive(() => absentCommits(this.runner, commits));
   }
 
   /**
@@ -323,7 +351,19 @@ export class ShadowRepo {
       const result = await restoreTo(this.ctx, await this.resolve(last.commit), stampsOf(this.gitDir).next(), false);
       await this.runner.updateRefs([{ ref: last.ref, expected: last.commit }]);
       return result;
-    });
+    }).then((result) => (result ? this.restored(result) : result));
+  }
+
+  /** Tells `onRestored` of a restore that changed files; a listener's failure is only logged. */
+  private restored(result: RestoreResult): RestoreResult {
+    if (result.written.length + result.deleted.length > 0) {
+      try {
+        this.opts.onRestored?.(result);
+      } catch (err) {
+        this.opts.log?.(`checkpoints: a restore listener failed: ${String(err)}`);
+      }
+    }
+    return result;
   }
 
   /** Files that differ between two checkpoints, or between a checkpoint and the manuscript now. */
@@ -458,15 +498,9 @@ export class ShadowRepo {
 
   /** Part of health(): the session's checkpoint commits that the store does not have. */
   private async checkRecorded(recorded: readonly string[]): Promise<Health> {
-    const wanted = [...new Set(recorded.filter((c) => /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(c)))];
+    const wanted = [...new Set(recorded.filter(isCommitId))];
     if (wanted.length === 0) return { ok: true };
-    const present = new Set<string>();
-    for (let i = 0; i < wanted.length; i += 400) {
-      // Prints the ones that exist as commits; --ignore-missing skips the others without failing.
-      const out = await this.runner.run(['rev-list', '--no-walk', '--ignore-missing', ...wanted.slice(i, i + 400)]);
-      for (const line of out.split('\n')) if (line.trim() !== '') present.add(line.trim());
-    }
-    const missing = wanted.filter((c) => !present.has(c)).length;
+    const missing = (await absentCommits(this.runner, wanted)).size;
     if (missing === 0) return { ok: true };
     // After a rebuild the older checkpoints live in the store kept aside: that is expected.
     const baseline = (await this.runner.run(['for-each-ref', '--count=1', '--format=%(refname)', BASELINE])).trim();
@@ -487,6 +521,44 @@ export class ShadowRepo {
     if (this.reported.has(line)) return;
     this.reported.add(line);
     this.opts.log?.(line);
+  }
+}
+
+const COMMIT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+
+function isCommitId(c: string): boolean {
+  return COMMIT_ID.test(c);
+}
+
+/** Requests to the check process carry at most this many ids (each answer line is read whole). */
+const CHECK_BATCH = 5000;
+
+/** The ids among `commits` that are not commits in the store `runner` reads. */
+async function absentCommits(runner: GitRunner, commits: readonly string[]): Promise<Set<string>> {
+  const unique = [...new Set(commits)];
+  const absent = new Set(unique.filter((c) => !isCommitId(c)));
+  const ids = unique.filter(isCommitId);
+  for (let i = 0; i < ids.length; i += CHECK_BATCH) {
+    const batch = ids.slice(i, i + CHECK_BATCH);
+    const types = await runner.objectTypes(batch);
+    batch.forEach((id, k) => {
+      if (types[k] !== 'commit') absent.add(id);
+    });
+  }
+  return absent;
+}
+
+/** Which of `recorded` the store kept aside at `gitDir` holds; nothing when it cannot be read (it may be why it was rebuilt). */
+async function heldBy(root: string, gitDir: string, recorded: readonly string[], opts: ShadowRepoOptions): Promise<{ holds?: ReadonlySet<string> }> {
+  const runner = runnerFor({ root: path.resolve(root), gitDir }, opts);
+  try {
+    const absent = await absentCommits(runner, recorded);
+    return { holds: new Set(recorded.filter((c) => !absent.has(c))) };
+  } catch (err) {
+    opts.log?.(`checkpoints: the store kept aside could not be read: ${classifyGitError(err, runner.binary).message}`);
+    return {};
+  } finally {
+    runner.close();
   }
 }
 

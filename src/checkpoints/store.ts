@@ -146,7 +146,7 @@ export async function resolveCommit(runner: GitRunner, commit: string): Promise<
     out = (await runner.run(['rev-parse', `${commit}^{commit}`, `${commit}^{tree}`])).trim().split('\n');
   } catch (err) {
     const e = classifyGitError(err, runner.binary);
-    if (e.kind === 'error') throw new CheckpointError('notFound', messages.notFound(commit), e.detail);
+    if (e.kind === 'error') throw new CheckpointError('notFound', messages.notFound(), e.detail);
     throw e;
   }
   return { commit: out[0], tree: out[1] };

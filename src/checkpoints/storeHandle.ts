@@ -6,7 +6,10 @@ import * as path from 'node:path';
 import type { ManuscriptSpec } from '../project/manuscript';
 import type { Entry } from '../session/entries';
 import { isCheckpointProblem, type CheckpointProblem, type CheckpointUnavailable } from './errors';
+import { recordedCommits, turnsWith } from './lostCheckpoints';
 import { ShadowRepo, type ShadowRepoOptions } from './shadowRepo';
+
+export { recordedCommits } from './lostCheckpoints';
 
 export interface StoreHandleDeps {
   /** True when no git may run on the folder (Restricted Mode); the shell says why. */
@@ -20,9 +23,14 @@ export interface StoreHandleDeps {
   options?: Omit<ShadowRepoOptions, 'globs' | 'log'>;
 }
 
-/** The checkpoint commits a session refers to, in file order. */
-export function recordedCommits(entries: readonly Entry[]): string[] {
-  return entries.flatMap((e) => (e.type === 'checkpoint' ? [e.commit] : []));
+/** What Rebuild Checkpoints did, in turns of the open session (src/checkpoints/words.ts words it). */
+export interface RebuildReport {
+  /** Where the previous store was kept (relative to the book folder); absent when there was none (it was deleted). */
+  aside?: string;
+  /** Turns whose checkpoints the kept store holds; undefined when it could not be read. */
+  asideTurns?: number;
+  /** Turns of the session whose checkpoints the new store does not have: they cannot be restored or compared any more. */
+  lostTurns: number;
 }
 
 /** A checkpoint document's path: `/<commit>/<file>`, each segment of the file URI-encoded. */
@@ -83,17 +91,26 @@ export class StoreHandle {
   }
 
   /**
-   * A new store from the manuscript as it is; the old one is kept aside (`aside`: where, relative
-   * to the folder). Undefined with no novel open; throws CheckpointError when git cannot run.
+   * A new store from the manuscript as it is; the old one is kept aside. `entries`: the open
+   * session's, for what the report says of its turns (which the kept store holds, which the new
+   * one lacks). Undefined with no novel open; throws CheckpointError when git cannot run.
    */
-  async rebuild(): Promise<{ repo: ShadowRepo; aside?: string } | undefined> {
+  async rebuild(entries: readonly Entry[] = []): Promise<{ repo: ShadowRepo; report: RebuildReport } | undefined> {
     const book = this.deps.book();
     if (!book) return undefined;
-    const repo = await ShadowRepo.rebuild(book.root, this.storeOptions(book.globs));
+    const recorded = recordedCommits(entries);
+    const repo = await ShadowRepo.rebuild(book.root, this.storeOptions(book.globs), recorded);
     this.repo?.close();
     this.repo = repo;
     this.failedWith = undefined;
-    return repo.movedAside ? { repo, aside: path.relative(book.root, repo.movedAside) } : { repo };
+    // The new store holds its baseline and nothing else: every checkpoint the session recorded is gone from it.
+    const report: RebuildReport = { lostTurns: turnsWith(entries, new Set(recorded)) };
+    const kept = repo.keptAside;
+    if (kept) {
+      report.aside = path.relative(book.root, kept.path);
+      if (kept.holds) report.asideTurns = turnsWith(entries, kept.holds);
+    }
+    return { repo, report };
   }
 
   /** The manuscript changed in worldline.yaml; unusable globs are logged and the old ones kept. */
@@ -123,7 +140,13 @@ export class StoreHandle {
   async document(docPath: string): Promise<string> {
     const at = parseDocumentPath(docPath);
     const repo = at && (await this.store());
-    return (repo && (await repo.readAt(at.commit, at.file))) ?? '';
+    try {
+      return (repo && (await repo.readAt(at.commit, at.file))) ?? '';
+    } catch (err) {
+      // A diff tab reopened after its checkpoint was lost (or the store damaged) shows nothing, not an error with an id.
+      this.deps.log.warn(`checkpoints: a checkpoint document could not be read: ${err instanceof Error ? err.message : String(err)}`);
+      return '';
+    }
   }
 
   /** The window closes: the store stops its git processes and its feed. */

@@ -12,3 +12,11 @@ export interface Text {
 
 /** The shell's translator: VS Code's l10n over a `Text` (a literal as it is). */
 export type Say = (text: Text) => string;
+
+/**
+ * One of two words by a count: vscode.l10n has no plural forms, so each form is its own key
+ * (the singular and the plural key, each through the l10n marker); Chinese gives both the same.
+ */
+export function ofCount<T>(count: number, one: T, many: T): T {
+  return count === 1 ? one : many;
+}

@@ -6,6 +6,7 @@ import type { SetupInputs } from '../protocol/chatModel';
 import { dialectForEndpoint } from './dialects';
 import type { FlowLog, SetContext, SettingsPort } from './flowPorts';
 import type { KeyStore } from './keyStore';
+import { isDemoModel } from './models';
 
 export interface SetupPorts {
   /** The open novel's folder, undefined when no folder is open. */
@@ -59,7 +60,8 @@ export class SetupFacts {
     const novel = this.p.novel();
     const settings = this.p.settings.read();
     const project = novel ? await novel.hasProjectFile() : false;
-    const needsKey = dialectForEndpoint(settings.baseUrl, settings).needsKey;
+    // The demo model is a scripted local server: it answers without a key, so none is asked for.
+    const needsKey = dialectForEndpoint(settings.baseUrl, settings).needsKey && !isDemoModel(settings.model);
     const keyMissing = needsKey && (await this.p.keys.forRequests(settings)).main === '';
     const before = this.facts;
     this.facts = { project, keyMissing };

@@ -1,8 +1,8 @@
 // Streaming chat completions with tool calls, over the `openai` package (any OpenAI-compatible
 // endpoint). Retries 429 / 5xx / network failures with exponential backoff, but ONLY while nothing
-// has arrived yet: once text or a tool call has started, a failure is final, because a silent retry
-// would show the novelist the same words twice. Every failure is a ModelError with an actionable
-// message that never contains the key.
+// has arrived yet: once text, reasoning or a tool call has started, a failure is final, because a
+// silent retry would show the novelist the same words twice. Every failure is a ModelError with an
+// actionable message that never contains the key.
 import OpenAI from 'openai';
 import type { ProviderFields } from '../session/entries';
 import { dialectFor, requestShape, type Dialect } from './dialects';
@@ -24,9 +24,14 @@ export interface StreamRequest {
   signal?: AbortSignal;
 }
 
-/** One streamed piece: visible text, or the name of a tool call that has just started. */
+/** One streamed piece: visible text, reasoning text, or the name of a tool call that has just started. */
 export interface StreamDelta {
   text?: string;
+  /**
+   * A piece of the model's reasoning (`reasoning_content`, `reasoning`, or the text of OpenRouter's
+   * `reasoning_details`), as it streams: shown collapsed, never as the reply.
+   */
+  reasoning?: string;
   toolCallName?: string;
 }
 
@@ -167,6 +172,17 @@ const NO_CONCAT: ReadonlySet<string> = new Set();
 /** OpenRouter's reasoning_details text parts (https://openrouter.ai/docs/use-cases/reasoning-tokens). */
 const DETAIL_TEXT: ReadonlySet<string> = new Set(['text', 'summary']);
 
+/** The readable text of streamed `reasoning_details` pieces (an encrypted block has none). */
+function detailText(pieces: readonly unknown[]): string {
+  let out = '';
+  for (const piece of pieces) {
+    const p = record(piece);
+    if (!p) continue;
+    for (const k of DETAIL_TEXT) if (typeof p[k] === 'string') out += p[k] as string;
+  }
+  return out;
+}
+
 /**
  * OpenRouter streams `reasoning_details` as array pieces; pieces with the same `index` (or, without
  * one, the same type following each other) are one block whose text parts concatenate.
@@ -216,16 +232,27 @@ class ReplyBuilder {
   }
 
   private addDelta(delta: Record<string, unknown>): void {
-    // Reasoning is never shown as the reply, but it is kept: some providers must get it back.
+    // Reasoning is never shown as the reply, but it is kept: some providers must get it back. Its
+    // text is also handed on as it streams (the Chat shows it collapsed), once per delta.
+    let thought = '';
     for (const k of TEXT_FIELDS) {
       const v = delta[k];
-      if (typeof v === 'string' && v !== '') this.fields[k] = (typeof this.fields[k] === 'string' ? (this.fields[k] as string) : '') + v;
+      if (typeof v === 'string' && v !== '') {
+        this.fields[k] = (typeof this.fields[k] === 'string' ? (this.fields[k] as string) : '') + v;
+        thought += v;
+      }
     }
     const details = delta['reasoning_details'];
     if (Array.isArray(details)) {
       const into = Array.isArray(this.fields['reasoning_details']) ? (this.fields['reasoning_details'] as unknown[]) : [];
       mergeDetails(into, details);
       if (into.length > 0) this.fields['reasoning_details'] = into;
+      // OpenRouter sends `reasoning` beside the details with the same text: said once.
+      if (thought === '') thought = detailText(details);
+    }
+    if (thought !== '') {
+      this.received = true; // shown to the novelist: a silent retry would show it twice
+      this.onDelta({ reasoning: thought });
     }
     if (record(delta['extra_content'])) this.fields['extra_content'] = mergeJson(this.fields['extra_content'], delta['extra_content']);
     const content = delta['content'];

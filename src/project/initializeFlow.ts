@@ -1,11 +1,13 @@
 // Initialize Novel as the novelist meets it: a folder that already is a novel is left as it is (and
-// its worldline.yaml opened); otherwise the template is written, the config read again, the first
-// chapter opened and the next step said. Over the Prompter port and an "open this file" port.
+// its worldline.yaml opened); otherwise the template and .worldline/.gitignore are written, the
+// config read again, the first chapter opened and the next step said. Over the Prompter port and
+// an "open this file" port.
 import * as path from 'node:path';
 import type { Text } from '../common/text';
 import type { Prompter } from '../protocol/prompter';
 import { CONFIG_FILE, resolveLanguage } from './config';
 import { initializeNovelFolder } from './initialize';
+import { ensureWorldlineIgnore } from './worldlineIgnore';
 
 // Marks a key for translation; the shell's vscode.l10n.t does the translating.
 const l10n = { t: (message: string, ...args: (string | number)[]): Text => ({ message, args }) };
@@ -28,6 +30,7 @@ export async function initializeNovel(host: InitializeHost, root: string, title?
     await host.openFile(path.join(root, CONFIG_FILE));
     return false;
   }
+  await ensureWorldlineIgnore(root);
   await host.reloadConfig();
   await host.openFile(path.join(root, 'chapters', '01.md'));
   void host.prompter.notify('info', l10n.t('Novel initialized: worldline.yaml and chapters/01.md are ready. Open the Worldline view to start writing.'));

@@ -7,6 +7,8 @@
 // The count is kept, not recomputed: one walk at open (in the background) gives a count per file,
 // and from then on only the files that changed are read again: the turn's own tool changes, saves,
 // and the manuscript change feed (project/manuscriptChanges.ts: restores, undo, loads, a watcher).
+// A restore, an undo or a load also drops the last turn's delta (`forgetTurn`): it described prose
+// that is not there any more.
 // A full walk runs again only when the feed says "anything may have changed", when the matcher or
 // the folder changes, or when `count()` is asked for.
 import { promises as fsp } from 'node:fs';
@@ -128,6 +130,11 @@ export class WordCounter {
     return this.lastTurn;
   }
 
+  /** Settles when every change reported so far has been counted (tests wait on it). Never rejects. */
+  whenCounted(): Promise<void> {
+    return this.drain();
+  }
+
   /**
    * Walks and counts the whole manuscript (at open, after a settings change). Never rejects: a
    * failure is reported through `warn` and gives undefined, and the last total stays shown.
@@ -162,6 +169,16 @@ export class WordCounter {
     });
     this.lastTurn = done;
     return done;
+  }
+
+  /**
+   * The prose moved without a turn (a restore, an undo, a loaded save): the last turn's change no
+   * longer describes the manuscript, so it is not shown. The files themselves come through the feed.
+   */
+  forgetTurn(): void {
+    if (this.delta === undefined) return;
+    this.delta = undefined;
+    this.ports.changed();
   }
 
   /** A file was saved: a manuscript file is counted again once saving has been quiet for a moment. */

@@ -21,8 +21,11 @@ export interface ChatMessage {
   error?: string;
   tools: ChatToolLine[];
   model?: string;
-  /** The turn this message belongs to ended with a checkpoint (restore buttons). */
-  checkpoint?: { commit: string; changed: number };
+  /**
+   * The turn this message belongs to ended with a checkpoint (restore buttons). `lost`: the
+   * checkpoint store no longer has it (it was rebuilt), so its restores cannot work.
+   */
+  checkpoint?: { commit: string; changed: number; lost?: boolean };
   /** A reply's token usage as the provider reported it (every model call of the reply summed); absent when none was reported. */
   usage?: ChatUsage;
 }
@@ -54,6 +57,8 @@ export interface ChatModel {
   setup?: SetupStep;
   /** The session's usage in words (calls, tokens, cache share, cost where priced); absent before any reported usage. */
   sessionUsage?: string;
+  /** The instruction waiting for the scribe to finish (one at most); the page shows it with Cancel. */
+  pending?: { text: string };
 }
 
 /** A palette command a Chat button runs (src/protocol/chatModel.ts `pageCommandId`). */
@@ -84,6 +89,10 @@ export interface Notice {
 export interface ChatStream {
   text: string;
   tools: ChatToolLine[];
+  /** The model's reasoning for this step, where the provider streams it; absent (never empty) when none. */
+  reasoning?: string;
+  /** When this step began waiting for the model (epoch ms): the page counts the thinking time from it. */
+  since?: number;
 }
 
 /** Everything the page shows but the messages: the header, the notice line, the composer's state. */
@@ -91,12 +100,15 @@ export type ChatHead = Omit<ChatModel, 'messages'>;
 
 /**
  * The streaming block as a change to what the page has: keep the first `from` characters of its
- * text, add `text`; the tool lines are sent whole (there are few).
+ * text, add `text`; the reasoning likewise (absent: the block has none); the tool lines and
+ * `since` are sent whole (absent `since`: none).
  */
 export interface ChatStreamDelta {
   from: number;
   text: string;
   tools: ChatToolLine[];
+  reasoning?: { from: number; text: string };
+  since?: number;
 }
 
 /**
@@ -143,6 +155,8 @@ export type FromChatPage =
   | { type: 'openFile'; path: string }
   | { type: 'restore'; id: string; withChat: boolean }
   | { type: 'showChanges'; id: string }
+  /** Drops the instruction waiting for the scribe; the host puts its text back into the composer. */
+  | { type: 'cancelPending' }
   | { type: 'command'; command: ChatCommand };
 
 export const decodeFromChatPage = decoderFor<FromChatPage>('chat', {
@@ -159,5 +173,6 @@ export const decodeFromChatPage = decoderFor<FromChatPage>('chat', {
   openFile: { path: 'string' },
   restore: { id: 'string', withChat: 'boolean' },
   showChanges: { id: 'string' },
+  cancelPending: {},
   command: { command: CHAT_COMMANDS },
 });

@@ -1,8 +1,9 @@
 // What the Chat page holds, kept on the host side, so each update sends only what changed: the
 // messages appended or changed (keyed by id and place, compared field by field), the header when
-// it changed, the streaming block as the characters added. A whole render goes only to a page that
-// holds nothing known (it just loaded, an update was lost) or when the change is as large as the
-// page. `applyUpdate` is what the page does with an update (media/chat.js does the same on the DOM).
+// it changed, the streaming block as the characters added (to its text and to its reasoning). A
+// whole render goes only to a page that holds nothing known (it just loaded, an update was lost)
+// or when the change is as large as the page. `applyUpdate` is what the page does with an update
+// (media/chat.js does the same on the DOM).
 import type { ChatHead, ChatMessage, ChatModel, ChatPatch, ChatStream, ChatStreamDelta, ToChatPage } from './chat';
 
 /** What the page shows: update `seq`, the model and the streaming block. */
@@ -121,7 +122,7 @@ export class ChatMirror {
   private render(model: ChatModel, stream: ChatStream | undefined): ChatUpdate {
     const seq = ++this.seq;
     this.page = { messages: model.messages, head: headOf(model), ...(stream ? { stream: copyStream(stream) } : {}) };
-    return stream ? { type: 'render', seq, model, stream } : { type: 'render', seq, model };
+    return stream ? { type: 'render', seq, model, stream: copyStream(stream) } : { type: 'render', seq, model };
   }
 }
 
@@ -166,21 +167,46 @@ export function applyUpdate(page: ChatPageState | undefined, update: ChatUpdate)
 }
 
 function applyStream(stream: ChatStream | undefined, delta: ChatStreamDelta): ChatStream | 'resync' {
-  const had = stream?.text ?? '';
-  if (delta.from > had.length) return 'resync';
-  return { text: had.slice(0, delta.from) + delta.text, tools: delta.tools };
+  const text = appended(stream?.text ?? '', delta.from, delta.text);
+  const reasoning = delta.reasoning ? appended(stream?.reasoning ?? '', delta.reasoning.from, delta.reasoning.text) : '';
+  if (text === undefined || reasoning === undefined) return 'resync';
+  return streamOf(text, delta.tools, reasoning, delta.since);
 }
 
-/** The streaming block as a change: null when it went, undefined when it is as the page has it. */
+/** The first `from` characters of `had` and then `text`; undefined when `had` is shorter (an update went missing). */
+function appended(had: string, from: number, text: string): string | undefined {
+  return from > had.length ? undefined : had.slice(0, from) + text;
+}
+
+/** A streaming block with only the parts it has: no empty reasoning, no undefined `since` (as posting gives it). */
+function streamOf(text: string, tools: ChatStream['tools'], reasoning: string | undefined, since: number | undefined): ChatStream {
+  const s: ChatStream = { text, tools };
+  if (reasoning) s.reasoning = reasoning;
+  if (since !== undefined) s.since = since;
+  return s;
+}
+
+/**
+ * The streaming block as a change: null when it went, undefined when it is as the page has it.
+ * Each text is sent as what it added when it grew, else whole.
+ */
 function streamDelta(had: ChatStream | undefined, now: ChatStream | undefined): ChatStreamDelta | null | undefined {
   if (!now) return had ? null : undefined;
-  if (had && now.text === had.text && sameJson(now.tools, had.tools)) return undefined;
+  const reasoning = now.reasoning ?? '';
+  if (had && now.text === had.text && reasoning === (had.reasoning ?? '') && now.since === had.since && sameJson(now.tools, had.tools)) return undefined;
   const from = had && now.text.startsWith(had.text) ? had.text.length : 0;
-  return { from, text: now.text.slice(from), tools: now.tools };
+  const delta: ChatStreamDelta = { from, text: now.text.slice(from), tools: now.tools };
+  if (reasoning) {
+    const was = had?.reasoning ?? '';
+    const at = reasoning.startsWith(was) ? was.length : 0;
+    delta.reasoning = { from: at, text: reasoning.slice(at) };
+  }
+  if (now.since !== undefined) delta.since = now.since;
+  return delta;
 }
 
 function copyStream(s: ChatStream): ChatStream {
-  return { text: s.text, tools: s.tools };
+  return streamOf(s.text, s.tools, s.reasoning, s.since);
 }
 
 function headOf(model: ChatModel): ChatHead {

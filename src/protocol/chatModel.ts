@@ -18,7 +18,11 @@ export interface ChatStory {
   readonly busy: boolean;
   readonly phase: ChatModel['phase'];
   readonly canRetry: boolean;
-  readonly stream?: { readonly text: string; readonly tools: readonly ChatToolLine[] } | undefined;
+  readonly stream?: { readonly text: string; readonly tools: readonly ChatToolLine[]; readonly reasoning?: string; readonly since?: number } | undefined;
+  /** The instruction waiting for the scribe (src/story/story.ts `pending`). */
+  readonly pending?: { readonly text: string } | undefined;
+  /** The checkpoint commits the store no longer has (src/story/story.ts `lostCheckpoints`). */
+  readonly lostCheckpoints?: ReadonlySet<string>;
   branch(): ChatBranch;
 }
 
@@ -84,6 +88,16 @@ export class ChatModelCache {
   private last: { transcript: readonly TranscriptMessage[]; messages: readonly ChatMessage[]; say: Say; pricing: Pricing | undefined } | undefined;
   /** The session's usage over its first `count` entries. */
   private session: { of: readonly Entry[]; count: number; pricing: Pricing | undefined; totals: UsageTotals } | undefined;
+  /** A message whose checkpoint is lost, marked so: the same object while it stays lost. */
+  private readonly lostOf = new WeakMap<ChatMessage, ChatMessage>();
+
+  /** The message marked as having lost its checkpoint (itself when it has not). */
+  marked(m: ChatMessage, lost: ReadonlySet<string>): ChatMessage {
+    if (!isLost(m, lost)) return m;
+    let known = this.lostOf.get(m);
+    if (!known) this.lostOf.set(m, (known = markLost(m)));
+    return known;
+  }
 
   /** The page's messages for a transcript. */
   list(transcript: readonly TranscriptMessage[], branch: ChatBranch, pricing: Pricing | undefined, say: Say): ChatMessage[] {
@@ -139,6 +153,16 @@ function addTotals(a: UsageTotals, b: UsageTotals): UsageTotals {
   return t;
 }
 
+function isLost(m: ChatMessage, lost: ReadonlySet<string>): m is ChatMessage & { checkpoint: NonNullable<ChatMessage['checkpoint']> } {
+  return m.checkpoint !== undefined && lost.size > 0 && lost.has(m.checkpoint.commit);
+}
+
+function markLost(m: ChatMessage & { checkpoint: NonNullable<ChatMessage['checkpoint']> }): ChatMessage {
+  return { ...m, checkpoint: { ...m.checkpoint, lost: true } };
+}
+
+const NO_LOST: ReadonlySet<string> = new Set();
+
 /** A reply's usage: its model calls summed (every tool step of the reply); undefined for an instruction or when none was reported. */
 function replyUsage(m: TranscriptMessage, branch: ChatBranch, pricing: Pricing | undefined, say: Say): ChatUsage | undefined {
   if (m.role !== 'assistant') return undefined;
@@ -160,9 +184,11 @@ function replyUsage(m: TranscriptMessage, branch: ChatBranch, pricing: Pricing |
 export function chatModel(inputs: ChatInputs, say: Say, cache?: ChatModelCache): ChatModel {
   const { story, session, novelTitle, pricing } = inputs;
   const branch = story?.branch();
+  const lost = story?.lostCheckpoints ?? NO_LOST;
+  // A lost checkpoint is marked after the cache, so the cache stays keyed by the transcript alone.
   const messages = !branch ? []
-    : cache ? cache.list(branch.transcript, branch, pricing, say)
-      : branch.transcript.map((m) => chatMessage(m, replyUsage(m, branch, pricing, say)));
+    : cache ? cache.list(branch.transcript, branch, pricing, say).map((m) => cache.marked(m, lost))
+      : branch.transcript.map((m) => chatMessage(m, replyUsage(m, branch, pricing, say))).map((m) => (isLost(m, lost) ? markLost(m) : m));
   const model: ChatModel = {
     title: session?.title ?? (novelTitle !== undefined ? novelTitle || say(l10n.t('Chat')) : 'Worldline'),
     readOnly: session?.readOnly ?? false,
@@ -174,6 +200,8 @@ export function chatModel(inputs: ChatInputs, say: Say, cache?: ChatModelCache):
     canRetry: story?.canRetry ?? false,
   };
   if (inputs.notice) model.notice = inputs.notice;
+  const pending = story?.pending;
+  if (pending) model.pending = { text: pending.text };
   if (branch) {
     // Every call of the session, branches not taken included (they were billed too).
     const all = session?.entries?.() ?? branch.path;
@@ -232,12 +260,16 @@ export function pageCommandId(command: ChatCommand): string {
 
 /**
  * What the streaming block shows: the agent's stream, minus the tool lines whose results are
- * already recorded, since the message list shows those (see `recordedToolLines`).
+ * already recorded, since the message list shows those (see `recordedToolLines`); the reasoning
+ * where the provider streams it (an empty one is none), and when the step began waiting.
  */
 export function chatStream(story: ChatStory | undefined): ChatStream | undefined {
   const s = story?.stream;
   if (!story || !s) return undefined;
-  return { text: s.text, tools: s.tools.slice(recordedToolLines(story.branch().path)) };
+  const view: ChatStream = { text: s.text, tools: s.tools.slice(recordedToolLines(story.branch().path)) };
+  if (s.reasoning) view.reasoning = s.reasoning;
+  if (s.since !== undefined) view.since = s.since;
+  return view;
 }
 
 /** The phase message: the page counts as busy while any phase (the scribe too) is running. */

@@ -2,7 +2,7 @@
 // prompt tokens with the share served from the provider's cache, reply tokens, and the cost where
 // the price is known (src/model/usage.ts). English keys marked for the localisation test and
 // translated by the shell's `say`; the figures are formatted here, the currency symbol untranslated.
-import type { Say, Text } from '../common/text';
+import { ofCount, type Say, type Text } from '../common/text';
 import { cachedShare, type Cost, type UsageTotals } from '../model/usage';
 
 // Marks a key for translation; the shell's vscode.l10n.t does the translating.
@@ -32,7 +32,9 @@ export function usageText(t: Pick<UsageTotals, 'prompt' | 'completion' | 'cached
 /** The session's line of the tooltip: calls, tokens, the cached share, the cost. */
 export function sessionUsageText(t: UsageTotals, say: Say): string {
   const share = Math.round(cachedShare(t) * 100);
-  const line = say(l10n.t('This session: {0} model call(s), {1} prompt tokens ({2}% from cache), {3} reply tokens', t.calls, n(t.prompt), share, n(t.completion)));
+  const line = say(ofCount(t.calls,
+    l10n.t('This session: {0} model call, {1} prompt tokens ({2}% from cache), {3} reply tokens', t.calls, n(t.prompt), share, n(t.completion)),
+    l10n.t('This session: {0} model calls, {1} prompt tokens ({2}% from cache), {3} reply tokens', t.calls, n(t.prompt), share, n(t.completion))));
   return t.cost ? `${line} · ≈ ${costText(t.cost)}` : line;
 }
 

@@ -48,7 +48,8 @@ export type TurnNotice =
    * `recovery` says what was tried and `contextWindow` the window in tokens, when known.
    */
   | { kind: 'failed'; message?: string; auth: boolean; problem?: ModelProblem; recovery?: ContextRecovery; contextWindow?: number }
-  | { kind: 'stopped' }
+  /** Stopped by the novelist; `kept` when some of the reply (text, or a file written) stayed. */
+  | { kind: 'stopped'; kept: boolean }
   /** The model refused the conversation as too long: the older turns are being summarised, then the turn runs again. */
   | { kind: 'compacting' }
   /** The turn came through after the older turns were summarised (the conversation had outgrown the context window). */
@@ -66,8 +67,8 @@ export interface ScribeProblem {
 export type LiveChange = 'render' | 'stream' | 'phase';
 
 export type DirtyChoice = 'save' | 'cancel';
-/** What long background work is about (the shell words it): a summary, or the store walking the book. */
-export type ProgressKind = 'summary' | 'checkpoints';
+/** What long work is about (the shell words it): a summary, the store walking the book, or a restore of the prose. */
+export type ProgressKind = 'summary' | 'checkpoints' | 'restore';
 export type FollowSetting = 'ask' | 'always' | 'never';
 
 /**
@@ -95,6 +96,8 @@ export type StoryEvent =
   | { kind: 'busy' }
   /** A verb (switch variants, hide, edit, branch here, a turn, save, compact) refused: the agent is writing. */
   | { kind: 'busyVerb'; verb: ChatVerb }
+  /** Send refused: an instruction already waits for the scribe (or a save, a summary) to finish. */
+  | { kind: 'instructionWaiting' }
   /** Refused: another window is writing this novel. */
   | { kind: 'readOnly' }
   /** Regenerate with nothing on the branch to regenerate. */
@@ -115,6 +118,11 @@ export type StoryEvent =
   | { kind: 'unavailable' }
   /** The prose was restored (with the chat, or prose only); `undo` when Undo can take it back. */
   | { kind: 'restored'; withChat: boolean; result: RestoreResult; undo?: UndoOffer }
+  /**
+   * Branch here moved the story back: `laterTurns` turns left the branch (they stay as a variant);
+   * `restored` when the prose followed. `undo` moves the chat back (and the prose, when it followed).
+   */
+  | { kind: 'branched'; laterTurns: number; restored?: RestoreResult; undo: UndoOffer }
   /** A save made before any checkpoint was loaded: only the chat moved. */
   | { kind: 'chatOnlyLoad'; undo: UndoOffer }
   /**
@@ -176,6 +184,11 @@ export interface StoryHost {
   saveUnsavedToDisk(): Promise<void>;
   /** "Bring the prose along?" with the number of files that differ; true for yes. */
   askFollow(changed: number): Promise<boolean>;
+  /**
+   * Before regenerating a reply that has later turns on the branch: they leave it (kept as a
+   * variant, ◀ brings them back). True to go on; the host may remember "don't ask again".
+   */
+  confirmLeaveTurns(turns: number): Promise<boolean>;
   /** After a restore, open editors of the files it touched have caught up with the disk. */
   settle(result: RestoreResult): Promise<void>;
   report(event: StoryEvent): void;

@@ -92,7 +92,7 @@ export function checkpointReason(kind: CheckpointErrorKind): Text {
     case 'gitMissing': return l10n.t('Git was not found or is too old, so checkpoints are off. Install Git 2.20 or newer (https://git-scm.com/downloads), then reload the window.');
     case 'corrupt': return l10n.t('The checkpoint store (.worldline/checkpoints.git) is damaged; your manuscript files are fine. Run "Worldline: Rebuild Checkpoints" to start a new store (the damaged one is kept aside).');
     case 'locked': return l10n.t('Another Git process is using the checkpoint store. If another window has this book open, wait a moment and try again.');
-    case 'notFound': return l10n.t('That checkpoint is not in the checkpoint store; it may come from a store that was rebuilt.');
+    case 'notFound': return l10n.t('That checkpoint is no longer in the checkpoint store: the store was lost or rebuilt since it was taken. Your manuscript files are as they were.');
     case 'badInput': return l10n.t('Worldline refused a name or path it was given.');
     case 'tooManyFiles': return l10n.t('The "manuscript" patterns in worldline.yaml match too many files, so checkpoints are paused. Narrow the patterns (for example "chapters/**/*.md").');
     case 'closed': return l10n.t('The checkpoint store was rebuilt while this window was open. Reload the window to use the new store.');

@@ -6,6 +6,7 @@
 // edit as a new branch, stop, save point, compact now) are in ./turns.ts. It decides; the host
 // carries out what only the editor can (unsaved editors, questions) and words the events.
 import { RestoreBlockedError, isCheckpointProblem, type RestoreResult } from '../checkpoints';
+import { LostCheckpoints } from '../checkpoints/lostCheckpoints';
 import type { CheckpointEntry } from '../session/entries';
 import type { Session } from '../session/session';
 import { answerStillCurrent, markBranch, type BranchMark } from './answer';
@@ -19,7 +20,7 @@ import type { SaveEntry } from '../session/entries';
 import type { WorldlineSidecar } from '../worldline';
 import { proseAndChatLanding, proseToFollow, saveLanding } from './landing';
 import { checkpointCodeOf } from './problemWords';
-import { StoryTurns, type StreamView } from './turns';
+import { StoryTurns, type PendingInstruction, type StreamView } from './turns';
 
 /** What a restore verb did: the restore, 'cancelled' (unsaved editors kept), or nothing. */
 export type RestoreOutcome = RestoreResult | 'cancelled' | undefined;
@@ -67,9 +68,7 @@ export class Story {
       const from = leaf;
       leaf = session.leafId;
       if (change.kind !== 'navigate' || from === leaf) return;
-      const follow = this.followBranch(from).catch((err: unknown) => this.host.log.warn(`prose did not follow the branch: ${errorText(err)}`));
-      this.follows.add(follow);
-      void follow.finally(() => this.follows.delete(follow));
+      this.trackFollow(this.followBranch(from));
     });
   }
 
@@ -82,6 +81,31 @@ export class Story {
   get notice(): TurnNotice | undefined { return this.turns.notice; }
   get scribe(): ScribeStatus { return this.turns.scribe; }
   get canRetry(): boolean { return this.turns.canRetry; }
+  /** The instruction waiting for the scribe (or a save, a summary) to finish; undefined when none waits. */
+  get pending(): PendingInstruction | undefined { return this.turns.pending; }
+  /** Drops the waiting instruction before it reaches the session (its send settles undefined); false when none waits. */
+  cancelPending(): boolean { return this.turns.cancelPending(); }
+  /**
+   * The checkpoint commits on this session that the store no longer has (it was rebuilt or lost):
+   * their turns cannot be restored or compared. Empty until the store has been checked.
+   */
+  get lostCheckpoints(): ReadonlySet<string> { return this.lost.commits; }
+  private readonly lost = new LostCheckpoints();
+  /**
+   * Checks this session's checkpoints against the store in one batched lookup: when the store
+   * opens and after a rebuild, never per render. A change redraws the views. Never throws.
+   */
+  async checkCheckpoints(): Promise<void> {
+    try {
+      const repo = await this.host.store();
+      if (repo && (await this.lost.check(repo, this.session.entries()))) {
+        this.host.log.info(`checkpoints: ${this.lost.commits.size} of this session's checkpoints are not in the store`);
+        this.host.report({ kind: 'live', change: 'render' });
+      }
+    } catch (err) {
+      this.host.log.warn(`checkpoints: could not check which checkpoints the store holds: ${errorText(err)}`);
+    }
+  }
 
   /** The world of the current leaf: context, scene state, prose, saves, memory ids. */
   branch(): Branch {
@@ -178,6 +202,12 @@ export class Story {
    */
   async followBranch(previousLeaf: string | null): Promise<void> {
     if (this.consumeOwnMove(previousLeaf)) return;
+    const result = await this.followProse(previousLeaf);
+    if (result) this.reportRestored(result, false, this.pushRestore(result, undefined));
+  }
+
+  /** The prose of the branch after a move from `previousLeaf`, per the setting; the restore, or undefined when it stayed. */
+  private async followProse(previousLeaf: string | null): Promise<RestoreResult | undefined> {
     if (this.busy || this.session.readOnly) return;
     const setting = this.host.settings().proseFollowsBranch;
     if (setting === 'never') return;
@@ -202,10 +232,7 @@ export class Story {
       this.host.report({ kind: 'followBlocked', message: err.message, code: 'blocked' });
       return;
     }
-    if (result && result !== 'cancelled') {
-      const action = this.pushRestore(result, undefined);
-      this.reportRestored(result, false, action);
-    }
+    return result && result !== 'cancelled' ? result : undefined;
   }
 
   /**
@@ -243,7 +270,7 @@ export class Story {
     if (!session || !msg) return undefined;
     if (msg.role === 'user') {
       const leafId = session.get(msg.id)?.parentId ?? null;
-      await session.navigate(leafId);
+      await this.branchTo(leafId);
       return { leafId, input: session.textOf(msg.id) };
     }
     const path = session.path();
@@ -251,8 +278,35 @@ export class Story {
     let end = start;
     while (end + 1 < path.length && path[end + 1]!.type !== 'user') end++;
     const leafId = path[end]!.id;
-    await session.navigate(leafId);
+    await this.branchTo(leafId);
     return { leafId };
+  }
+
+  /**
+   * Branch here's move, with an Undo: the leaf moves (the Story's own move), the prose follows as
+   * for any navigation (in the background: a question may be open), and then one report says how
+   * many turns left the branch; its Undo moves the chat back, and the prose too when it followed.
+   * No Undo is offered once the story moved on meanwhile.
+   */
+  private async branchTo(leafId: string | null): Promise<void> {
+    const leafBefore = this.session.leafId;
+    if (leafBefore === leafId) return;
+    const path = this.session.path();
+    const laterTurns = path.slice(path.findIndex((e) => e.id === leafId) + 1).filter((e) => e.type === 'user').length;
+    await this.moveLeaf(leafId);
+    this.trackFollow(this.followProse(leafBefore).then((restored) => {
+      if (this.session.leafId !== leafId && !restored) return this.host.log.info('branch here: the story moved on before the prose was settled; no Undo offered');
+      const action: UndoAction = restored?.undo ? { kind: 'prose', undoRef: restored.undo, leafBefore } : { kind: 'chat', leafBefore };
+      this.undoStack.push(action);
+      this.host.report({ kind: 'branched', laterTurns, ...(restored ? { restored } : {}), undo: this.offer(action) });
+    }));
+  }
+
+  /** "Prose follows the branch" work, waited for by `idle()`; a failure is logged. */
+  private trackFollow(work: Promise<void>): void {
+    const follow = work.catch((err: unknown) => this.host.log.warn(`prose did not follow the branch: ${errorText(err)}`));
+    this.follows.add(follow);
+    void follow.finally(() => this.follows.delete(follow));
   }
 
   /**
@@ -431,10 +485,12 @@ export class Story {
     }
     if ((await this.host.saveUnsavedOrCancel()) === 'cancel') return 'cancelled';
     if (opts.asked && !this.stillCurrent(opts.asked.mark, opts.asked.tell)) return undefined;
-    const result = await repo.restore(commit, { undoable: opts.undoable });
-    this.reportFiles(result);
-    await this.host.settle(result);
-    return result;
+    return this.host.progress(async () => {
+      const result = await repo.restore(commit, { undoable: opts.undoable });
+      this.reportFiles(result);
+      await this.host.settle(result);
+      return result;
+    }, 'restore');
   }
 
   private async undo(expected: UndoAction | undefined): Promise<UndoResult> {
@@ -471,7 +527,14 @@ export class Story {
     if (!this.stillCurrent(asked, true)) return undefined;
     // Without a restore of this window on record, the newest one in the store (made before the
     // window opened) is undone: its prose only, since where the chat was is not known.
-    const result = await repo.undoLastRestore(top?.undoRef);
+    const result = await this.host.progress(async () => {
+      const undone = await repo.undoLastRestore(top?.undoRef);
+      if (undone) {
+        this.reportFiles(undone);
+        await this.host.settle(undone);
+      }
+      return undone;
+    }, 'restore');
     if (!result) {
       if (top) {
         this.undoStack.length = 0;
@@ -482,8 +545,6 @@ export class Story {
       return undefined;
     }
     if (top) this.undoStack.pop();
-    this.reportFiles(result);
-    await this.host.settle(result);
     if (top?.leafBefore !== undefined) await this.moveLeaf(top.leafBefore);
     this.host.report({ kind: 'undone', result, chatStays: !top });
     return result;

@@ -35,6 +35,23 @@ const STATE_BLOCK_BUDGET = 5500;
 export interface StreamView {
   text: string;
   tools: { text: string; isError: boolean }[];
+  /** The model's reasoning text for this step, where the provider streams it (shown collapsed). */
+  reasoning?: string;
+  /** When this step began waiting for the model (epoch ms): the thinking indicator counts from it. */
+  since?: number;
+}
+
+/** An instruction the novelist sent while the last turn's scribe (or a save, a summary) still runs: it waits, shown as pending. */
+export interface PendingInstruction {
+  text: string;
+  /** When it was sent (epoch ms). */
+  since: number;
+}
+
+/** The waiting instruction, and whether the runner has taken it (it waits there for the scribe). */
+interface PendingRun {
+  readonly view: PendingInstruction;
+  inRunner: boolean;
 }
 
 /** What the turn verbs need from the Story they belong to. */
@@ -76,6 +93,7 @@ export class StoryTurns {
   private streamValue: StreamView | undefined;
   private noticeValue: TurnNotice | undefined;
   private scribeValue: ScribeStatus = { running: false };
+  private pendingRun: PendingRun | undefined;
   private readonly baseHooks: TurnHooks;
   /**
    * The last model failure of each client, with its code (the turn loop, the scribe and the
@@ -148,19 +166,56 @@ export class StoryTurns {
   get notice(): TurnNotice | undefined { return this.noticeValue; }
   get scribe(): ScribeStatus { return this.scribeValue; }
   get canRetry(): boolean { return !this.busy && this.runner.retryTarget !== undefined; }
+  /** The instruction sent but not yet in the session (the scribe, a save or a summary still runs). */
+  get pending(): PendingInstruction | undefined { return this.pendingRun?.view; }
 
-  /** Appends the novelist's instruction under the leaf and runs the turn. */
+  /**
+   * Appends the novelist's instruction under the leaf and runs the turn. From Send until the
+   * instruction is appended it is `pending` (the scribe of the last turn may still run); a second
+   * Send meanwhile is refused. Undefined when refused, or cancelled before it was appended.
+   */
   send(text: string): Promise<TurnResult | undefined> {
-    return this.runTurn('send a message', (r) => r.send(text));
+    if (this.pendingRun) {
+      this.owner.host.report({ kind: 'instructionWaiting' });
+      return Promise.resolve(undefined);
+    }
+    // An empty instruction is refused by the runner at once: it never waits.
+    return this.runTurn('send a message', (r) => r.send(text), text.trim() === '' ? undefined : text);
   }
 
-  /** A sibling of that reply (default: the last one on the branch), from the same prose. */
-  regenerate(entryId?: string): Promise<TurnResult | undefined> {
-    const { session } = this.owner;
+  /**
+   * Drops the waiting instruction before anything of it is written (the pin of hand edits that
+   * Send takes first may already be there: it only records the manuscript). False when none waits,
+   * or its turn has begun writing.
+   */
+  cancelPending(): boolean {
+    const run = this.pendingRun;
+    if (!run) return false;
+    if (run.inRunner && !this.runner.cancelWaiting()) return false;
+    this.setPending(undefined);
+    this.owner.host.log.info('send: the waiting instruction was cancelled before it was written');
+    return true;
+  }
+
+  /**
+   * A sibling of that reply (default: the last one on the branch), from the same prose. When later
+   * turns on the branch would leave it, the novelist is asked once (they stay as a variant).
+   */
+  async regenerate(entryId?: string): Promise<TurnResult | undefined> {
+    const { session, host } = this.owner;
     const target = entryId ?? session.lastOnPath('assistant')?.id ?? session.lastOnPath('user')?.id;
     if (!target) {
-      this.owner.host.report({ kind: 'nothingToRegenerate' });
-      return Promise.resolve(undefined);
+      host.report({ kind: 'nothingToRegenerate' });
+      return undefined;
+    }
+    if (this.busy) {
+      host.report({ kind: 'busyVerb', verb: 'regenerate' });
+      return undefined;
+    }
+    const later = laterTurns(session.path(), target);
+    if (later > 0 && !(await host.confirmLeaveTurns(later))) {
+      host.log.info(`regenerate: cancelled by the novelist (later turns that would have left the branch: ${later})`);
+      return undefined;
     }
     return this.runTurn('regenerate', (r) => r.regenerate(target));
   }
@@ -183,8 +238,9 @@ export class StoryTurns {
     return this.copyReplyAsBranch(msg.id, msg.editId, text);
   }
 
+  /** Stops the running turn; an instruction still waiting is cancelled instead (nothing is written). */
   stop(): boolean {
-    return this.runner.stop();
+    return this.cancelPending() || this.runner.stop();
   }
 
   clearNotice(): void {
@@ -336,18 +392,38 @@ export class StoryTurns {
     });
   }
 
-  /** Runs one turn and turns its result into the notice line and the scribe's status. */
-  private async runTurn(verb: ChatVerb, action: (runner: TurnRunner) => Promise<TurnResult>): Promise<TurnResult | undefined> {
+  /**
+   * Runs one turn and turns its result into the notice line and the scribe's status. `pending`: the
+   * instruction of a Send, shown as waiting until the runner appends it.
+   */
+  private async runTurn(verb: ChatVerb, action: (runner: TurnRunner) => Promise<TurnResult>, pending?: string): Promise<TurnResult | undefined> {
     const { host } = this.owner;
     // Refused before anything changes: the running turn keeps its streamed text and its notice.
     if (this.busy) {
       host.report({ kind: 'busyVerb', verb });
       return undefined;
     }
+    const run: PendingRun | undefined = pending === undefined ? undefined : { view: { text: pending, since: Date.now() }, inRunner: false };
+    if (run) this.setPending(run);
+    try {
+      return await this.runPrepared(verb, action, run);
+    } finally {
+      if (run && this.pendingRun === run) this.setPending(undefined);
+    }
+  }
+
+  private async runPrepared(verb: ChatVerb, action: (runner: TurnRunner) => Promise<TurnResult>, run: PendingRun | undefined): Promise<TurnResult | undefined> {
+    const { host } = this.owner;
     if (!(await this.prepare())) return undefined;
+    if (run && this.pendingRun !== run) return undefined; // cancelled while the clients were made
     this.setNotice(undefined);
-    let result = await this.attempt(verb, action);
+    let result = await this.attempt(verb, action, run);
     if (!result) return undefined;
+    // Stopped (or cancelled) before the turn began: nothing was written, there is nothing to tell.
+    if (result.status === 'aborted' && result.userEntryId === undefined) {
+      host.log.info(`turn: stopped before it began (${verb}); nothing was written`);
+      return undefined;
+    }
     let recovery: Recovery | undefined;
     // A "context too long" refusal: the older turns are summarised and the turn runs once more.
     if (result.status === 'error' && this.agentErrors.problemFor(result.error)?.code === 'contextLength') {
@@ -380,11 +456,18 @@ export class StoryTurns {
   }
 
   /** One run of the runner; undefined (with the notice or the refusal said) when it did not start. */
-  private async attempt(verb: ChatVerb, action: (runner: TurnRunner) => Promise<TurnResult>): Promise<TurnResult | undefined> {
-    this.streamValue = { text: '', tools: [] };
+  private async attempt(verb: ChatVerb, action: (runner: TurnRunner) => Promise<TurnResult>, run?: PendingRun): Promise<TurnResult | undefined> {
+    // No streaming block until a model step starts (phase 'writing'): a turn waiting for the
+    // scribe shows as its pending instruction, not as an empty reply.
+    this.streamValue = undefined;
     this.agentErrors.clear();
     try {
-      return await action(this.runner);
+      const wasBusy = this.runner.busy;
+      const turn = action(this.runner);
+      // The runner took the turn synchronously (it is busy now and was not): the waiting
+      // instruction is in its hands, and only the runner can still drop it.
+      if (run && !wasBusy && this.runner.busy) run.inRunner = true;
+      return await turn;
     } catch (err) {
       if (err instanceof TurnBusyError) this.owner.host.report({ kind: 'busyVerb', verb });
       else this.setNotice({ kind: 'failed', message: err instanceof Error ? err.message : String(err), auth: false });
@@ -446,10 +529,18 @@ export class StoryTurns {
         ...(window ? { contextWindow: window } : {}),
       });
     } else if (result.status === 'aborted') {
-      this.setNotice({ kind: 'stopped' });
+      this.setNotice({ kind: 'stopped', kept: this.keptOf(result) });
     } else {
       this.setNotice(recovery === 'recovered' ? { kind: 'compacted' } : undefined);
     }
+  }
+
+  /** Something of a stopped turn stayed: a file it wrote, or reply text. */
+  private keptOf(result: TurnResult): boolean {
+    if (result.changes.length > 0) return true;
+    const path = this.owner.session.path();
+    const at = path.findIndex((e) => e.id === result.userEntryId);
+    return at >= 0 && path.slice(at + 1).some((e) => e.type === 'assistant' && e.text.trim() !== '');
   }
 
   /** The writing model's context window under the current settings, when known. */
@@ -468,24 +559,32 @@ export class StoryTurns {
     switch (e.type) {
       case 'phase':
         this.phaseValue = e.phase;
-        if (e.phase === 'writing' && !this.streamValue) this.streamValue = { text: '', tools: [] };
+        // A model step starts waiting: the thinking indicator counts from here.
+        if (e.phase === 'writing') this.streamValue = { ...(this.streamValue ?? { text: '', tools: [] }), since: Date.now() };
         if (e.phase === 'scribe') this.setScribe(this.scribeValue.last ? { running: true, last: this.scribeValue.last } : { running: true });
         this.changed('phase');
         return;
       case 'delta':
-        this.streamValue = { text: (this.streamValue?.text ?? '') + e.text, tools: this.streamValue?.tools ?? [] };
+        this.streamValue = { ...this.streamNow(), text: (this.streamValue?.text ?? '') + e.text };
+        this.changed('stream');
+        return;
+      case 'reasoning':
+        this.streamValue = { ...this.streamNow(), reasoning: (this.streamValue?.reasoning ?? '') + e.text };
         this.changed('stream');
         return;
       case 'toolEnd':
         this.streamValue = {
-          text: this.streamValue?.text ?? '',
+          ...this.streamNow(),
           tools: [...(this.streamValue?.tools ?? []), { text: e.summary ?? (e.result.split('\n')[0] ?? e.name), isError: e.isError }],
         };
         this.changed('stream');
         return;
       case 'entry':
-        // A new assistant entry starts a new streamed block; the written entries render from the tree.
-        if (e.entry.type === 'assistant') this.streamValue = { text: '', tools: [] };
+        // A new assistant entry starts a new streamed block (a new step, waiting again); the written
+        // entries render from the tree.
+        if (e.entry.type === 'assistant') this.streamValue = { text: '', tools: [], since: Date.now() };
+        // The waiting instruction is in the session now: it shows as the message it is.
+        if (e.entry.type === 'user' && this.pendingRun?.inRunner) this.pendingRun = undefined;
         this.changed('render');
         return;
       case 'error':
@@ -497,6 +596,15 @@ export class StoryTurns {
       default:
         return;
     }
+  }
+
+  private streamNow(): StreamView {
+    return this.streamValue ?? { text: '', tools: [] };
+  }
+
+  private setPending(run: PendingRun | undefined): void {
+    this.pendingRun = run;
+    this.changed('render');
   }
 
   private setScribe(status: ScribeStatus, problem?: ScribeProblem): void {
@@ -512,4 +620,11 @@ export class StoryTurns {
   private changed(change: LiveChange): void {
     this.owner.host.report({ kind: 'live', change });
   }
+}
+
+/** How many instructions come after `entryId` on the branch: the turns a rerun from it leaves behind. */
+export function laterTurns(path: readonly { readonly id: string; readonly type: string }[], entryId: string): number {
+  const at = path.findIndex((e) => e.id === entryId);
+  if (at < 0) return 0;
+  return path.slice(at + 1).filter((e) => e.type === 'user').length;
 }

@@ -6,7 +6,8 @@ import { TurnBusyError } from '../agent/turnTypes';
 import type { CompactOutcome } from '../memory/sessionMemory';
 import type { Lang } from '../state/types';
 import type { StaleReason } from './answer';
-import type { Say, Text } from '../common/text';
+import { ofCount, type Say, type Text } from '../common/text';
+import type { RestoreResult } from '../checkpoints';
 import type { ModelProblem } from '../model/problem';
 import type { ScribeStatus } from '../protocol/state';
 import type { ChatVerb, ScribeProblem, StoryEvent, TurnNotice, UndoOffer } from './host';
@@ -68,15 +69,24 @@ export function eventWords(event: StoryEvent, lang: Lang): Words | undefined {
     case 'busyVerb':
       // The words the turn runner's own refusal uses, so every busy refusal reads the same.
       return say('warning', literal(new TurnBusyError(verbText(event.verb, lang), lang).message));
+    case 'instructionWaiting':
+      return say('warning', l10n.t('An instruction is already waiting for the scribe to finish. Cancel it first, or wait until it is in the chat.'));
     case 'restored': {
       const { result, withChat } = event;
-      // Which files, not only how many: the first few by name (a "−" marks a removed one).
-      const names = [...result.written, ...result.deleted.map((f) => `−${f}`)];
-      const suffix = names.length === 0 ? '' : ` (${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''})`;
+      const [w, d] = [result.written.length, result.deleted.length];
       const text = withChat
-        ? l10n.t('Prose and chat restored: {0} file(s) written, {1} removed.', result.written.length, result.deleted.length)
-        : l10n.t('Prose restored: {0} file(s) written, {1} removed. The chat stays where it is.', result.written.length, result.deleted.length);
-      return { level: 'info', text, suffix, ...(event.undo ? { undo: event.undo } : {}) };
+        ? ofCount(w, l10n.t('Prose and chat restored: {0} file written, {1} removed.', w, d), l10n.t('Prose and chat restored: {0} files written, {1} removed.', w, d))
+        : ofCount(w, l10n.t('Prose restored: {0} file written, {1} removed. The chat stays where it is.', w, d), l10n.t('Prose restored: {0} files written, {1} removed. The chat stays where it is.', w, d));
+      return { level: 'info', text, suffix: fileNames(result), ...(event.undo ? { undo: event.undo } : {}) };
+    }
+    case 'branched': {
+      const n = event.laterTurns;
+      const text = ofCount(n, l10n.t('Branched from here: {0} later turn is kept as a variant.', n), l10n.t('Branched from here: {0} later turns are kept as a variant.', n));
+      const r = event.restored;
+      if (!r) return { level: 'info', text, undo: event.undo };
+      const [w, d] = [r.written.length, r.deleted.length];
+      const more = ofCount(w, l10n.t('The prose followed: {0} file written, {1} removed.', w, d), l10n.t('The prose followed: {0} files written, {1} removed.', w, d));
+      return { level: 'info', text, more, suffix: fileNames(r), undo: event.undo };
     }
     case 'chatOnlyLoad':
       return { level: 'warning', text: l10n.t('This save was made before any checkpoint, so its prose cannot be restored: only the chat went back to it, and the manuscript stays as it is. Undo moves the chat back.'), undo: event.undo };
@@ -93,10 +103,14 @@ export function eventWords(event: StoryEvent, lang: Lang): Words | undefined {
       return say('info', staleAnswerWords(event.reason));
     case 'staleUndoButton':
       return say('info', l10n.t('The story moved on since that restore, so this Undo button no longer applies and nothing was changed. To take the restore back anyway, run "Worldline: Undo Last Restore".'));
-    case 'undone':
+    case 'undone': {
+      const [w, d] = [event.result.written.length, event.result.deleted.length];
       return say('info', event.chatStays
-        ? l10n.t('Restore undone: {0} file(s) written, {1} removed. That restore was made before this window opened, so the chat stays where it is.', event.result.written.length, event.result.deleted.length)
-        : l10n.t('Restore undone: {0} file(s) written, {1} removed.', event.result.written.length, event.result.deleted.length));
+        ? ofCount(w,
+          l10n.t('Restore undone: {0} file written, {1} removed. That restore was made before this window opened, so the chat stays where it is.', w, d),
+          l10n.t('Restore undone: {0} files written, {1} removed. That restore was made before this window opened, so the chat stays where it is.', w, d))
+        : ofCount(w, l10n.t('Restore undone: {0} file written, {1} removed.', w, d), l10n.t('Restore undone: {0} files written, {1} removed.', w, d)));
+    }
     case 'undoneChatOnly':
       return say('info', l10n.t('The chat is back where it was. The prose was not touched.'));
     case 'undoNotNewest':
@@ -134,12 +148,39 @@ export function noticeWords(notice: TurnNotice): NoticeWords {
       return { kind: 'error', text: notice.message !== undefined ? literal(notice.message) : l10n.t('The turn failed.'), action };
     }
     case 'stopped':
-      return { kind: 'info', text: l10n.t('Stopped. The partial reply is kept; Retry writes the turn again.'), action: 'retry' };
+      return notice.kept
+        ? { kind: 'info', text: l10n.t('Stopped. The partial reply is kept; Retry writes the turn again.'), action: 'retry' }
+        : { kind: 'info', text: l10n.t('Stopped before the model wrote anything. Retry writes the turn again.'), action: 'retry' };
     case 'compacting':
       return { kind: 'info', text: l10n.t('The conversation has grown longer than the model\'s context window: the older turns are being summarised, then the turn is written again.') };
     case 'compacted':
       return { kind: 'info', text: l10n.t('The conversation had grown longer than the model\'s context window, so the older turns were summarised and the turn was written again.') };
   }
+}
+
+/** The question before a regenerate that leaves later turns behind, and its buttons. */
+export interface LeaveTurnsWords {
+  readonly question: Text;
+  readonly detail: Text;
+  readonly regenerate: Text;
+  readonly dontAskAgain: Text;
+}
+
+export function leaveTurnsWords(turns: number): LeaveTurnsWords {
+  return {
+    question: l10n.t('Regenerate this reply?'),
+    detail: ofCount(turns,
+      l10n.t('{0} later turn leaves this branch. It is kept as a variant: ◀ on the new reply brings it back, with its prose.', turns),
+      l10n.t('{0} later turns leave this branch. They are kept as a variant: ◀ on the new reply brings them back, with their prose.', turns)),
+    regenerate: l10n.t('Regenerate'),
+    dontAskAgain: l10n.t('Don\'t Ask Again'),
+  };
+}
+
+/** Which files a restore touched, not only how many: the first few by name (a "−" marks a removed one). */
+function fileNames(result: RestoreResult): string {
+  const names = [...result.written, ...result.deleted.map((f) => `−${f}`)];
+  return names.length === 0 ? '' : ` (${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''})`;
 }
 
 /**

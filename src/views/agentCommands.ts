@@ -2,8 +2,10 @@
 // save points, compaction), the checkpoints' views, and the key and model.
 import * as vscode from 'vscode';
 import type { Story } from '../story';
+import { turnToActOn, type TurnAction } from '../story/turnPicks';
 import type { Views } from './registerViews';
 import { isKeyRole, selectModel, setApiKey } from './modelCommands';
+import { vscodePrompter } from './prompter';
 import { saveIdOf, worldlineIdOf } from './worldlinesTree';
 
 export function registerAgentCommands(views: Views): vscode.Disposable[] {
@@ -17,6 +19,11 @@ export function registerAgentCommands(views: Views): vscode.Disposable[] {
   const variant = (delta: number) => (entryId?: string) => {
     const id = entryId ?? lastReply()?.id;
     return id ? onStory((s) => s.switchVariant(id, delta)) ?? false : false;
+  };
+  /** A checkpoint verb on the turn its caller named (the Chat's buttons), else the one picked (src/story/turnPicks.ts). */
+  const onTurn = <T>(action: TurnAction, verb: (checkpointId: string | undefined, file?: string) => T) => async (arg?: unknown, file?: unknown) => {
+    const target = await turnToActOn(arg, stories.current(), action, { prompter: vscodePrompter });
+    return target ? verb(target.checkpointEntryId, typeof file === 'string' ? file : undefined) : undefined;
   };
   return [
     vscode.commands.registerCommand('worldline.send', async (text?: string) => {
@@ -40,11 +47,11 @@ export function registerAgentCommands(views: Views): vscode.Disposable[] {
       if (chosen) stories.current()?.clearNotice();
       return chosen;
     }),
-    vscode.commands.registerCommand('worldline.restoreProseOnly', (checkpointId?: string) => onStory((s) => s.restoreProse(checkpointId))),
-    vscode.commands.registerCommand('worldline.restoreProseAndChat', (checkpointId?: string) => onStory((s) => s.restoreProseAndChat(checkpointId))),
+    vscode.commands.registerCommand('worldline.restoreProseOnly', onTurn('restoreProse', (id) => onStory((s) => s.restoreProse(id)))),
+    vscode.commands.registerCommand('worldline.restoreProseAndChat', onTurn('restoreProseAndChat', (id) => onStory((s) => s.restoreProseAndChat(id)))),
     vscode.commands.registerCommand('worldline.undoRestore', () => onStory((s) => s.undoLastRestore())),
-    vscode.commands.registerCommand('worldline.showTurnChanges', (checkpointId?: string, file?: string) => checkpoints.showChanges(checkpointId, file)),
-    vscode.commands.registerCommand('worldline.compareWithCheckpoint', (checkpointId?: string, file?: string) => checkpoints.showChanges(checkpointId, file, 'working')),
+    vscode.commands.registerCommand('worldline.showTurnChanges', onTurn('showChanges', (id, file) => checkpoints.showChanges(id, file))),
+    vscode.commands.registerCommand('worldline.compareWithCheckpoint', onTurn('compare', (id, file) => checkpoints.showChanges(id, file, 'working'))),
     vscode.commands.registerCommand('worldline.rebuildCheckpoints', async () => {
       const rebuilt = await checkpoints.rebuild();
       if (rebuilt) stories.current()?.forgetUndo(); // the new store has no undo stack

@@ -140,6 +140,11 @@ export class ChatViewProvider extends WebviewHost<ToChatPage, FromChatPage> {
       case 'stop':
         story.stop();
         return;
+      case 'cancelPending': {
+        const text = story.pending?.text;
+        if (story.cancelPending() && text !== undefined) this.focusInput(text);
+        return;
+      }
       case 'retry':
         await story.retry();
         return;

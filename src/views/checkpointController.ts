@@ -33,6 +33,12 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
   private readonly disposables: vscode.Disposable[] = [];
   private readonly contentChanged = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.contentChanged.event;
+  private readonly rebuilt = new vscode.EventEmitter<void>();
+  private readonly restored = new vscode.EventEmitter<void>();
+  /** The store was rebuilt: the session's older checkpoints are not in it. */
+  readonly onDidRebuild = this.rebuilt.event;
+  /** A restore or an undo changed the manuscript (the files went to the change feed too). */
+  readonly onDidRestore = this.restored.event;
 
   constructor(private readonly getNovel: () => NovelWorkspace | undefined, private readonly notices: Notices, private readonly log: Log) {
     this.handle = new StoreHandle({
@@ -40,12 +46,14 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
       book: () => { const novel = this.getNovel(); return novel && { root: novel.root.fsPath, globs: novel.config.manuscript }; },
       failed: (problem) => this.notices.warnOnce(problemText(UNAVAILABLE_WORDS, problem), problem.kind === 'corrupt'),
       log,
-      options: { changes: this.changes },
+      options: { changes: this.changes, onRestored: () => this.restored.fire() },
     });
     this.disposables.push(
       this.watch,
       this.handle,
       this.contentChanged,
+      this.rebuilt,
+      this.restored,
       vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, this),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.trustGranted()),
     );
@@ -108,9 +116,14 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
       return false;
     }
     try {
-      const rebuilt = await this.handle.rebuild();
+      const entries = this.getNovel()?.session?.entries() ?? [];
+      const rebuilt = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Rebuilding checkpoints from the manuscript…') },
+        () => this.handle.rebuild(entries),
+      );
       if (!rebuilt) return false;
-      this.notices.notify('info', translate(rebuiltWords(rebuilt.aside)));
+      this.rebuilt.fire();
+      this.notices.notify('info', rebuiltWords(rebuilt.report).map(translate).join(' '));
       return true;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);

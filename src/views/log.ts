@@ -3,6 +3,8 @@
 import * as vscode from 'vscode';
 
 export interface Log {
+  /** Shown only when the novelist (or a test) sets the Worldline log level to Debug. */
+  debug(message: string): void;
   info(message: string): void;
   warn(message: string): void;
   error(message: string): void;
@@ -12,6 +14,7 @@ export interface Log {
 export function createLog(): Log & vscode.Disposable {
   const channel = vscode.window.createOutputChannel('Worldline', { log: true });
   return {
+    debug: (m) => channel.debug(redact(m)),
     info: (m) => channel.info(redact(m)),
     warn: (m) => channel.warn(redact(m)),
     error: (m) => channel.error(redact(m)),

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { CONFIG_FILE, defaultConfig, parseProjectConfig, resolveLanguage, type LoadedConfig, type ProjectLanguage } from '../project/config';
 import { configReport, novelLanguage } from '../project/configReport';
+import { ensureWorldlineIgnore } from '../project/worldlineIgnore';
 import { SessionLibrary } from '../session/library';
 import { CurrentSession } from '../session/currentSession';
 import { firstSessionTitle, loadReportWords, readOnlyWords } from '../session/loadWords';
@@ -20,6 +21,8 @@ export class NovelWorkspace implements vscode.Disposable {
   private readonly sessionChanged = new vscode.EventEmitter<Session | undefined>();
   private readonly treeChanged = new vscode.EventEmitter<Session>();
   private readonly configChanged = new vscode.EventEmitter<LoadedConfig>();
+  /** .worldline/.gitignore was looked for in this window (once, when worldline.yaml is first read). */
+  private ignoreEnsured = false;
 
   /** Fires when another session becomes current (or none). */
   readonly onDidChangeSession = this.sessionChanged.event;
@@ -73,6 +76,7 @@ export class NovelWorkspace implements vscode.Disposable {
       this.configChanged.fire(this.loaded);
       return this.loaded;
     }
+    this.ensureIgnore();
     this.loaded = parseProjectConfig(text, resolveLanguage('auto', vscode.env.language));
     const report = configReport(this.loaded.problems);
     this.diagnostics.set(this.configUri, report.diagnostics.map(({ line, message }) => {
@@ -86,6 +90,16 @@ export class NovelWorkspace implements vscode.Disposable {
     }
     this.configChanged.fire(this.loaded);
     return this.loaded;
+  }
+
+  /** The first open of a novel without .worldline/.gitignore writes one (an existing one is never touched). */
+  private ensureIgnore(): void {
+    if (this.ignoreEnsured) return;
+    this.ignoreEnsured = true;
+    ensureWorldlineIgnore(this.root.fsPath).then(
+      (done) => { if (done === 'written') this.log.info('wrote .worldline/.gitignore: git keeps the sessions and worldlines.json, not the backups, lock, checkpoints or memory'); },
+      (err: unknown) => this.log.warn(`could not write .worldline/.gitignore: ${err instanceof Error ? err.message : String(err)}`),
+    );
   }
 
   get library(): SessionLibrary {

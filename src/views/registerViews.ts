@@ -15,6 +15,7 @@ import type { Log } from './log';
 import { ApiKeys } from './settings';
 import { SettingsWatch } from './settingsWatch';
 import { SetupState } from './setupState';
+import { ContextKeys } from './contextKeys';
 
 export interface Views {
   disposables: vscode.Disposable[];
@@ -45,10 +46,24 @@ export function registerViews(context: vscode.ExtensionContext, getNovel: () => 
   const worldlines = new WorldlineController(getNovel, stories, checkpoints, log);
   const tree = new WorldlinesTreeProvider(worldlines, { turns: stories });
   const graph = new WorldlineGraphViewProvider(extensionUri, getNovel, worldlines, log, { turns: stories });
+  const contextKeys = new ContextKeys(async () => {
+    const novel = getNovel();
+    const story = novel && stories.current();
+    return {
+      novel: novel !== undefined && (await novel.hasProjectFile()),
+      ...(story ? { story: { busy: story.busy, canRetry: story.canRetry, lostCheckpoints: story.lostCheckpoints, path: story.branch().path }, saves: await worldlines.view() } : {}),
+    };
+  }, log);
+  /** The open session's checkpoints against the store: at open, for a new session, after a rebuild. */
+  const checkCheckpoints = () => void stories.current()?.checkCheckpoints();
 
   const disposables: vscode.Disposable[] = [
-    state, stories, chat, statusBar, worldlines, checkpoints, tree, graph, settingsWatch, setup,
+    state, stories, chat, statusBar, worldlines, checkpoints, tree, graph, settingsWatch, setup, contextKeys,
     setup.onDidChange(() => chat.refresh()),
+    stories.onDidChange((what) => { if (what !== 'stream') contextKeys.update(); }),
+    worldlines.onDidChangeView(() => contextKeys.update()), // also fired by the session's tree and session changes
+    checkpoints.onDidRestore(() => statusBar.restored()),
+    checkpoints.onDidRebuild(() => { checkCheckpoints(); contextKeys.update(); }),
     stories.onDidEndTurn((result) => {
       void statusBar.turnEnded(result.changes);
       if (result.status === 'done') setup.wrote();
@@ -62,11 +77,12 @@ export function registerViews(context: vscode.ExtensionContext, getNovel: () => 
   const novel = getNovel();
   if (novel) {
     stories.current(); // the open session's Story: prose follows its branch from now on
+    checkCheckpoints();
     disposables.push(
-      novel.onDidChangeSession(() => { stories.current(); chat.refresh(); state.refresh(); worldlines.refresh(); }),
+      novel.onDidChangeSession(() => { stories.current(); checkCheckpoints(); chat.refresh(); state.refresh(); worldlines.refresh(); }),
       novel.onDidChangeTree(() => { chat.refresh(); state.refresh(); worldlines.refresh(); }),
       novel.onDidChangeConfig(() => {
-        chat.refresh(); state.refresh(); statusBar.render(); void statusBar.count();
+        chat.refresh(); state.refresh(); statusBar.render(); void statusBar.count(); contextKeys.update();
         checkpoints.setGlobs(novel.config.manuscript);
       }),
     );

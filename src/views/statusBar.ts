@@ -78,6 +78,11 @@ export class WorldlineStatusBar implements vscode.Disposable {
     return this.counter.whenTurnCounted();
   }
 
+  /** A restore, undo or load changed the prose: the last turn's change is not shown any more. */
+  restored(): void {
+    this.counter.forgetTurn();
+  }
+
   /** Called when a turn ended, with the files it changed. Never rejects. */
   turnEnded(changes: readonly ToolChange[]): Promise<void> {
     return this.counter.turnEnded(changes);

@@ -9,7 +9,8 @@ import { TurnBusyError, type TurnPhase, type TurnResult } from '../agent/turnTyp
 import type { ScribeStatus } from '../protocol/state';
 import type { Notice } from '../protocol/chat';
 import { Story, type DirtyChoice, type LiveChange, type StoryEvent, type StoryHost } from '../story';
-import { eventWords, noticeWords, sayWords, scribeStatusWords } from '../story/words';
+import { eventWords, leaveTurnsWords, noticeWords, sayWords, scribeStatusWords } from '../story/words';
+import { ofCount } from '../common/text';
 import type { CheckpointController } from './checkpointController';
 import { EditorManuscriptFs } from './editorFs';
 import { waitForDocumentsToMatchDisk } from './docSync';
@@ -123,14 +124,18 @@ export class StoryShell implements vscode.Disposable {
       keys: (settings) => this.keys.forRequests(settings),
       manuscriptFs: () => new EditorManuscriptFs(novel().root),
       store: () => this.checkpoints.store(),
+      // In the status bar: a restore takes a second or two, and its toast follows it.
       progress: (work, kind) => Promise.resolve(vscode.window.withProgress({
         location: vscode.ProgressLocation.Window,
-        title: kind === 'checkpoints' ? vscode.l10n.t('Worldline: preparing checkpoints…') : vscode.l10n.t('Worldline: summarising older turns…'),
+        title: kind === 'checkpoints' ? vscode.l10n.t('Worldline: preparing checkpoints…')
+          : kind === 'restore' ? vscode.l10n.t('Worldline: restoring the prose…')
+          : vscode.l10n.t('Worldline: summarising older turns…'),
       }, work)),
       changes: this.checkpoints.changes,
       saveUnsavedOrCancel: () => this.saveOrCancel(),
       saveUnsavedToDisk: () => this.saveDirtyManuscript(),
       askFollow: (changed) => askFollow(changed),
+      confirmLeaveTurns: (turns) => confirmLeaveTurns(turns),
       settle: (result) => this.settle(result),
       report: (event) => this.show(event),
       log: this.log,
@@ -223,11 +228,28 @@ async function askSaveFirst(files: string[]): Promise<DirtyChoice> {
 async function askFollow(changed: number): Promise<boolean> {
   const yes = vscode.l10n.t('Bring the Prose Along');
   const pick = await vscode.window.showInformationMessage(
-    vscode.l10n.t('This branch has different prose ({0} file(s) differ). Bring the manuscript to this branch? Your current text stays recoverable with Undo.', changed),
+    ofCount(changed,
+      vscode.l10n.t('This branch has different prose ({0} file differs). Bring the manuscript to this branch? Your current text stays recoverable with Undo.', changed),
+      vscode.l10n.t('This branch has different prose ({0} files differ). Bring the manuscript to this branch? Your current text stays recoverable with Undo.', changed)),
     yes,
     vscode.l10n.t('Keep the Current Prose'),
   );
   return pick === yes;
+}
+
+/** The setting that "Don't Ask Again" turns off. */
+const CONFIRM_REGENERATE = 'confirmRegenerate';
+
+/** Regenerating a reply with later turns: a modal, unless the novelist said not to ask again. */
+async function confirmLeaveTurns(turns: number): Promise<boolean> {
+  const config = vscode.workspace.getConfiguration('worldline');
+  if (!config.get<boolean>(CONFIRM_REGENERATE, true)) return true;
+  const words = leaveTurnsWords(turns);
+  const [regenerate, dontAsk] = [translate(words.regenerate), translate(words.dontAskAgain)];
+  const pick = await vscode.window.showWarningMessage(translate(words.question), { modal: true, detail: translate(words.detail) }, regenerate, dontAsk);
+  // A setting that cannot be written (a policy) only costs the memory: this answer stands.
+  if (pick === dontAsk) await Promise.resolve(config.update(CONFIRM_REGENERATE, false, vscode.ConfigurationTarget.Global)).catch(() => undefined);
+  return pick === regenerate || pick === dontAsk;
 }
 
 /**

@@ -21,7 +21,7 @@ export interface OncePerTurn {
   turns?: TurnActivity;
 }
 
-export abstract class WebviewHost<ToPage, FromPage> implements vscode.WebviewViewProvider, vscode.Disposable {
+export abstract class WebviewHost<ToPage, FromPage extends { type: string }> implements vscode.WebviewViewProvider, vscode.Disposable {
   protected view: vscode.WebviewView | undefined;
   protected readonly disposables: vscode.Disposable[] = [];
 
@@ -42,6 +42,8 @@ export abstract class WebviewHost<ToPage, FromPage> implements vscode.WebviewVie
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
     const spec = this.page();
+    // The handshake as debug lines (test/ui/reloads.mjs reads them): resolved, page ready, shown.
+    const debug = (this.handshake = (what: string) => this.log.debug(`webview ${spec.name}: ${what}`));
     const files = pageResources(spec.name);
     const at = (file: string) => vscode.Uri.joinPath(this.extensionUri, ...file.split('/'));
     const uri = (file: string) => view.webview.asWebviewUri(at(file)).toString();
@@ -50,20 +52,28 @@ export abstract class WebviewHost<ToPage, FromPage> implements vscode.WebviewVie
       cspSource: view.webview.cspSource, nonce: makeNonce(), title: spec.title, labels: spec.labels, lang: this.getNovel()?.language,
       scriptUris: files.scripts.map(uri), styleUris: files.styles.map(uri),
     });
+    debug(`resolved, html set (${view.visible ? 'visible' : 'hidden'})`);
     this.disposables.push(
       view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
       view.onDidChangeVisibility(() => {
+        debug(view.visible ? 'shown' : 'hidden');
         if (view.visible) void this.refresh();
         else this.pageLetGo();
       }),
       view.onDidDispose(() => {
+        debug('disposed');
         if (this.view === view) this.view = undefined;
       }),
     );
   }
 
+  /** Writes a debug line about the view's page (a no-op until the view is resolved). */
+  private handshake: (what: string) => void = () => undefined;
+
   protected post(message: ToPage): void {
-    void this.view?.webview.postMessage(message);
+    this.view?.webview.postMessage(message).then((delivered) => {
+      if (!delivered) this.handshake('an update was not delivered (no page)');
+    }, () => this.handshake('an update was not delivered (no page)'));
   }
 
   /** True when the page is on screen; a hidden page is let go and asks for everything when shown again. */
@@ -73,6 +83,7 @@ export abstract class WebviewHost<ToPage, FromPage> implements vscode.WebviewVie
 
   private receive(raw: unknown): void {
     const decoded = this.decode(raw);
+    if (decoded.ok && decoded.message.type === 'ready') this.handshake('page ready');
     if (!decoded.ok) {
       // A page of ours never sends this; log it and do nothing.
       this.log.warn(`webview message ignored: ${decoded.error}`);

@@ -46,6 +46,7 @@ export class WorldlineController implements vscode.Disposable, vscode.TextDocume
       writeFile: (target, text) => vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text)),
       nameOf: (target) => path.basename(target.fsPath),
       openDocument: (target) => vscode.window.showTextDocument(target),
+      progress: (title, work) => vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: translate(title) }, work),
       changed: () => this.changed.fire(),
     });
     this.disposables.push(vscode.workspace.registerTextDocumentContentProvider(STATE_SCHEME, this));

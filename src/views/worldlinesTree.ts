@@ -1,11 +1,13 @@
-// The Worldlines view: a native tree of worldlines and their saves. A click loads a save; the
-// context menu renames the line, deletes or compares saves and exports the manuscript. What each
-// node shows is decided in the core (src/worldline/treeItems.ts); this file makes the tree items.
+// The Worldlines view: a native tree of worldlines and their saves. A click selects; Load is the
+// row's inline button and context menu, which also renames the line, deletes or compares saves and
+// exports the manuscript. What each node shows is decided in the core (src/worldline/treeItems.ts);
+// this file makes the tree items, and the Markdown tooltip when one is hovered (so "5 minutes ago"
+// is said at that moment).
 // The tree is redrawn only when the view changed, at most once a frame and not while a turn is
 // being written.
 import * as vscode from 'vscode';
 import type { WorldlineView } from '../worldline';
-import { treeChildren, treeItem, type TreeNode } from '../worldline/treeItems';
+import { treeChildren, treeItem, treeTooltip, type TreeNode } from '../worldline/treeItems';
 import type { WorldlineController } from './worldlineController';
 import { translate } from './notices';
 import { LastShown, TurnCoalescer } from '../protocol/coalesce';
@@ -60,9 +62,16 @@ export class WorldlinesTreeProvider implements vscode.TreeDataProvider<TreeNode>
     item.id = shown.id;
     item.iconPath = new vscode.ThemeIcon(shown.icon, shown.highlight ? new vscode.ThemeColor('charts.blue') : undefined);
     item.description = shown.description;
-    item.tooltip = shown.tooltip;
+    item.accessibilityInformation = { label: shown.accessibleLabel };
     if (shown.contextValue) item.contextValue = shown.contextValue;
-    if (shown.loads) item.command = { command: 'worldline.loadSave', title: vscode.l10n.t('Load Save'), arguments: [shown.loads] };
+    return item;
+  }
+
+  resolveTreeItem(item: vscode.TreeItem, node: TreeNode): vscode.TreeItem {
+    const tooltip = new vscode.MarkdownString(treeTooltip(node, translate, Date.now()));
+    tooltip.isTrusted = false;
+    tooltip.supportHtml = false;
+    item.tooltip = tooltip;
     return item;
   }
 

@@ -2,7 +2,7 @@
 // which files differ, which file to show, and the scene state at a save as a YAML document.
 // Plain TypeScript over the shadow repo (src/checkpoints) and the branch (src/story/branch.ts).
 import { stringify } from 'yaml';
-import type { ChangedFile, ShadowRepo } from '../checkpoints';
+import { CheckpointError, type ChangedFile, type CheckpointErrorKind, type ShadowRepo } from '../checkpoints';
 import type { CheckpointEntry } from '../session/entries';
 import { branchOf, type BranchOptions, type BranchSource } from '../story/branch';
 import { checkpointAtSave, type SaveTree } from './saves';
@@ -12,7 +12,11 @@ export type SaveComparison =
   | { kind: 'no-prose' }
   /** The manuscript is the same at both saves. */
   | { kind: 'same'; from: CheckpointEntry; to: CheckpointEntry }
-  | { kind: 'changed'; from: CheckpointEntry; to: CheckpointEntry; changes: ChangedFile[] };
+  | { kind: 'changed'; from: CheckpointEntry; to: CheckpointEntry; changes: ChangedFile[] }
+  /** A save's checkpoint is no longer in the store (it was lost or rebuilt since). */
+  | { kind: 'lost' }
+  /** The store could not be read (`error`: why; src/story/problemWords.ts words it). */
+  | { kind: 'store'; error: CheckpointErrorKind };
 
 /** The prose at save `fromSaveId` against the prose at save `toSaveId`. */
 export async function compareSaves(
@@ -24,7 +28,13 @@ export async function compareSaves(
   const from = checkpointAtSave(tree, fromSaveId);
   const to = checkpointAtSave(tree, toSaveId);
   if (!from || !to || !repo) return { kind: 'no-prose' };
-  const changes = await repo.changedFiles(from.commit, to.commit);
+  let changes: ChangedFile[];
+  try {
+    changes = await repo.changedFiles(from.commit, to.commit);
+  } catch (err) {
+    if (!(err instanceof CheckpointError)) throw err;
+    return err.kind === 'notFound' ? { kind: 'lost' } : { kind: 'store', error: err.kind };
+  }
   return changes.length === 0 ? { kind: 'same', from, to } : { kind: 'changed', from, to, changes };
 }
 

@@ -1,7 +1,7 @@
 // Export Worldline as Manuscript, minus the dialogs: the book as it stood at a save, read from the
 // checkpoint store at the save's checkpoint, as one Markdown document (export.ts), with the name
 // the file is offered under. Plain TypeScript over the shadow repo (src/checkpoints).
-import type { ShadowRepo } from '../checkpoints';
+import { CheckpointError, type CheckpointErrorKind, type ShadowRepo } from '../checkpoints';
 import type { ProjectLanguage } from '../project/config';
 import type { SaveEntry } from '../session/entries';
 import { exportManuscript, type ManuscriptFile } from './export';
@@ -37,12 +37,22 @@ export interface ExportSaveInput {
 export type SaveExport =
   | { ok: true; markdown: string; files: number; worldlineName: string; saveName: string; fileName: string }
   /** The save has no checkpoint of the manuscript (or the store is unavailable). */
-  | { ok: false; reason: 'no-checkpoint' };
+  | { ok: false; reason: 'no-checkpoint' }
+  /** The save's checkpoint is no longer in the store (it was lost or rebuilt since). */
+  | { ok: false; reason: 'lost' }
+  /** The store could not be read (`kind`: why; src/story/problemWords.ts words it). */
+  | { ok: false; reason: 'store'; kind: CheckpointErrorKind };
 
 export async function exportSave(input: ExportSaveInput): Promise<SaveExport> {
   const checkpoint = checkpointAtSave(input.tree, input.save.saveId);
   if (!checkpoint || !input.repo) return { ok: false, reason: 'no-checkpoint' };
-  const files = await manuscriptAt(input.repo, checkpoint.commit);
+  let files: ManuscriptFile[];
+  try {
+    files = await manuscriptAt(input.repo, checkpoint.commit);
+  } catch (err) {
+    if (!(err instanceof CheckpointError)) throw err;
+    return err.kind === 'notFound' ? { ok: false, reason: 'lost' } : { ok: false, reason: 'store', kind: err.kind };
+  }
   const worldlineName = lineName(input.tree, input.sidecar, input.save);
   const saveName = displaySaveName(input.sidecar, input.save);
   const markdown = exportManuscript({ files, title: input.title || input.folderName, saveName, worldlineName, lang: input.lang });

@@ -5,16 +5,18 @@
 // things only the editor does (the diff editor, the save dialog, writing and opening a file).
 import * as path from 'node:path';
 import type { ShadowRepo } from '../checkpoints';
-import type { Text } from '../common/text';
+import { ofCount, type Text } from '../common/text';
 import type { ProjectLanguage } from '../project/config';
 import type { CheckpointDocument, SceneStateDocument, ShowDiff } from '../protocol/diff';
 import type { Prompter } from '../protocol/prompter';
 import type { SaveEntry } from '../session/entries';
 import type { Session } from '../session/session';
+import { checkpointReason } from '../story/problemWords';
 import type { RestoreOutcome } from '../story/story';
 import { changeToShow, compareSaves } from './compare';
 import { exportSave } from './exportSave';
-import { SessionSaves, saveRows } from './sessionSaves';
+import { savePickItems, savesCount } from './savePicks';
+import { SessionSaves } from './sessionSaves';
 import { deleteSave, renameWorldline, restoreSave, type WorldlineSidecar } from './sidecar-data';
 import type { SaveNode, WorldlineView } from './view';
 
@@ -57,6 +59,8 @@ export interface SaveFlowHost<Target> {
   /** A target's file name, for the notice. */
   nameOf(target: Target): string;
   openDocument(target: Target): PromiseLike<unknown>;
+  /** Work the novelist should see going on (reading the book out of the checkpoint store for an export). */
+  progress?<T>(title: Text, work: () => Promise<T>): PromiseLike<T>;
   /** Saves, names, deletes or the leaf changed: both views re-render. */
   changed(): void;
 }
@@ -115,7 +119,7 @@ export class SaveFlows<Target> {
       const lines = view?.worldlines ?? [];
       if (lines.length === 0) return this.noSaves();
       id = await this.host.prompter.pick(
-        lines.map((l) => ({ label: literal(l.name), description: l10n.t('{0} save(s)', l.saves.length), value: l.id })),
+        lines.map((l) => ({ label: literal(l.name), description: savesCount(l.saves.length), value: l.id })),
         { title: l10n.t('Rename Worldline') },
       );
     }
@@ -153,6 +157,12 @@ export class SaveFlows<Target> {
     await this.host.showDiff(state(a), state(b), l10n.t('Scene state: {0} ↔ {1}', a.name, b.name), false);
     const comparison = await compareSaves(session, a.saveId, b.saveId, await this.host.store());
     if (comparison.kind === 'no-prose') return { files: 0 };
+    if (comparison.kind === 'lost' || comparison.kind === 'store') {
+      void this.host.prompter.notify('warning', comparison.kind === 'lost'
+        ? l10n.t('The prose of one of these saves is no longer in the checkpoint store (the store was lost or rebuilt since), so only their scene states can be compared.')
+        : checkpointReason(comparison.error));
+      return { files: 0 };
+    }
     if (comparison.kind === 'same') {
       void this.host.prompter.notify('info', l10n.t('The manuscript is the same at both saves.'));
       return { files: 0 };
@@ -174,12 +184,16 @@ export class SaveFlows<Target> {
     const save = await this.resolve(saveId, l10n.t('Export Worldline as Manuscript'));
     const novel = this.host.open();
     if (!save || !novel) return undefined;
-    const made = await exportSave({
+    const input = {
       tree: novel.session, sidecar: await this.saves.sidecar(), save, repo: await this.host.store(),
       title: novel.title, folderName: path.basename(novel.root), lang: novel.lang,
-    });
+    };
+    const made = await (this.host.progress ? this.host.progress(l10n.t('Reading the manuscript at "{0}"…', save.name), () => exportSave(input)) : exportSave(input));
     if (!made.ok) {
-      void this.host.prompter.notify('warning', l10n.t('This save has no checkpoint of the manuscript, so there is nothing to export.'));
+      void this.host.prompter.notify('warning', made.reason === 'lost'
+        ? l10n.t('The checkpoint of this save is no longer in the checkpoint store (the store was lost or rebuilt since), so its manuscript cannot be exported. Your manuscript files are as they were.')
+        : made.reason === 'store' ? checkpointReason(made.kind)
+          : l10n.t('This save has no checkpoint of the manuscript, so there is nothing to export.'));
       return undefined;
     }
     // Outside the novel folder by default, so the export never becomes part of the manuscript.
@@ -187,7 +201,9 @@ export class SaveFlows<Target> {
     if (!where) return undefined;
     await this.host.writeFile(where, made.markdown);
     const open = l10n.t('Open');
-    this.later(this.host.prompter.notify('info', l10n.t('Exported {0} file(s) as {1}.', made.files, this.host.nameOf(where)), open)
+    const name = this.host.nameOf(where);
+    const done = ofCount(made.files, l10n.t('Exported {0} chapter to {1}.', made.files, name), l10n.t('Exported {0} chapters to {1}.', made.files, name));
+    this.later(this.host.prompter.notify('info', done, open)
       .then((pick) => (pick?.message === open.message ? this.host.openDocument(where) : undefined)), 'opening the export');
     return where;
   }
@@ -203,12 +219,9 @@ export class SaveFlows<Target> {
   }
 
   private async pickSave(title: Text, exclude?: string): Promise<SaveNode | undefined> {
-    const rows = saveRows(await this.view(), exclude);
-    if (rows.length === 0) return void this.noSaves();
-    return this.host.prompter.pick(
-      rows.map((r) => ({ label: literal(r.label), description: literal(r.description), detail: literal(r.detail), value: r.save })),
-      { title, matchOnDescription: true },
-    );
+    const items = savePickItems(await this.view(), exclude);
+    if (items.length === 0) return void this.noSaves();
+    return this.host.prompter.pick(items, { title, matchOnDescription: true, matchOnDetail: true });
   }
 
   private noSaves(): false {

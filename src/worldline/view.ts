@@ -7,6 +7,7 @@
 
 import { ChainEntry, SaveEntry, isChainEntry } from '../session/entries';
 import { SaveTree, lastSaveOn, savesOf } from './saves';
+import { saveFactsReader, type FactsTree, type SaveFacts } from './saveFacts';
 import { WorldlineSidecar, displaySaveName, displayWorldlineName } from './sidecar-data';
 
 export { findSave, latestSaveOnBranch, checkpointAtSave } from './saves';
@@ -31,6 +32,8 @@ export interface SaveNode {
   onCurrentBranch: boolean;
   /** The last visible save on the current path: "you are here" (or here, plus story after it). */
   isCurrent: boolean;
+  /** The in-story time and place at the save and the first words of its prose (./saveFacts.ts). */
+  facts?: SaveFacts;
 }
 
 export interface WorldlineNode {
@@ -69,10 +72,11 @@ export interface WorldlineView {
 /** Entry types that are not story: a save itself, and compaction summaries. */
 const NOT_STORY: ReadonlySet<ChainEntry['type']> = new Set(['save', 'summary']);
 
-export function buildWorldlineView(tree: SaveTree, sidecar: WorldlineSidecar, leafId: string | null): WorldlineView {
+export function buildWorldlineView(tree: FactsTree, sidecar: WorldlineSidecar, leafId: string | null): WorldlineView {
   const hidden = new Set(sidecar.deletedSaveIds);
   const saves = savesOf(tree);
   const visibleAbove = visibleSaveFinder(tree, hidden);
+  const factsOf = saveFactsReader(tree);
 
   const path = tree.path(leafId);
   const current = lastSaveOn(path, hidden);
@@ -113,6 +117,7 @@ export function buildWorldlineView(tree: SaveTree, sidecar: WorldlineSidecar, le
       order,
       onCurrentBranch: tree.isAncestorOrSelf(s.id, leafId),
       isCurrent: current !== undefined && current.id === s.id,
+      facts: factsOf(s.id),
     };
     if (parent) node.parentSaveId = parent.saveId;
     if (line.forkFrom) node.forkFromSaveId = line.forkFrom.saveId;

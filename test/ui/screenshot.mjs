@@ -1,12 +1,16 @@
-// UI test in a real VS Code (the demo: code-server's workbench + the packaged .vsix + a copy of
+// UI tests in a real VS Code (the demo: code-server's workbench + the packaged .vsix + a copy of
 // the sample novel), driven by playwright-core in Debian's Chromium. Opens the Worldline
-// container, checks its three webview views render, and saves docs/screenshot.png (1280x800).
+// container, checks its three webview views render, writes a few turns, saves and loads, and
+// saves docs/screenshot.png and docs/worldlines.png (1280x800); then issue 14's checks
+// (test/ui/chatChecks.mjs): the palette in and outside a novel, the turn pickers, a save click
+// that only selects, and the Chat keeping the reader's place.
 //
 //   node test/ui/screenshot.mjs          prints "ui: N passed, N failed", exit 1 on failure
 //   import { runUiTests } from './test/ui/screenshot.mjs'
 //
-// Env: WORLDLINE_SCREENSHOT=<path> (default docs/screenshot.png). On failure a diagnostic
-// screenshot goes to test-results/ui-failure.png instead, docs/ is left alone.
+// Env: WORLDLINE_SCREENSHOT=<path> (default docs/screenshot.png; docs/worldlines.png goes next to
+// it). On failure a diagnostic screenshot goes to test-results/ui-failure.png, and the README
+// picture is not replaced when a step before it failed.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,6 +18,10 @@ import { fileURLToPath } from 'node:url';
 import { startDemo } from '../../scripts/demo.mjs';
 import { REPO_ROOT } from '../../scripts/vscode/install.mjs';
 import { launchBrowser } from '../../scripts/vscode/server.mjs';
+import { chatChecks } from './chatChecks.mjs';
+import {
+  STEP_TIMEOUT_MS, chatFrame, folderText, headerSelector, pane, paneHeader, poll, runCommand, webviewContent, webviewFrame, withTimeout,
+} from './workbench.mjs';
 
 const VIEWPORT = { width: 1280, height: 800 };
 // Webview views (their content is checked) and the native Worldlines tree.
@@ -23,105 +31,26 @@ const VIEWS = [
   { id: 'worldline.worldlineGraph', title: 'Worldline Graph' },
 ];
 const TREE = { id: 'worldline.worldlines', title: 'Worldlines' };
-const STEP_TIMEOUT_MS = 60_000;
 const WEBVIEW_RETRIES = 3;
 const HARD_TIMEOUT_MS = Number(process.env.WORLDLINE_UI_TIMEOUT_MS) || 8 * 60_000;
-
-function withTimeout(promise, ms, what) {
-  let timer;
-  return Promise.race([
-    promise.finally(() => clearTimeout(timer)),
-    new Promise((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`${what} timed out after ${Math.round(ms / 1000)} s`)), ms);
-    }),
-  ]);
-}
-
-async function poll(fn, { timeoutMs = STEP_TIMEOUT_MS, intervalMs = 250, what }) {
-  const deadline = Date.now() + timeoutMs;
-  let last;
-  for (;;) {
-    try {
-      const value = await fn();
-      if (value) return value;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`${what} (waited ${Math.round(timeoutMs / 1000)} s)${last ? `: ${last.message}` : ''}`);
-    }
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-}
-
-/** A view's header in the side bar, found by its aria-label ("<title> Section"). */
-function paneHeader(page, title) {
-  return page.locator(`.part.sidebar ${headerSelector(title)}`);
-}
-
-function headerSelector(title) {
-  return `.pane-header[aria-label="${title} Section"]`;
-}
-
-/**
- * The rendered document of the webview that sits over a view's pane body. VS Code draws
- * webviews in iframes layered over the workbench, so they are matched by position.
- * Returns {text, elements, controls} of the inner content frame, or null while not rendered.
- */
-async function webviewContent(page, title) {
-  const body = page.locator('.part.sidebar .pane', { has: page.locator(headerSelector(title)) }).locator('.pane-body');
-  const paneBox = await body.boundingBox({ timeout: 2000 });
-  if (!paneBox || paneBox.height < 20) return null;
-  for (const el of await page.$$('iframe.webview')) {
-    const box = await el.boundingBox();
-    if (!box || box.width < 20 || box.height < 20) continue;
-    const cx = box.x + box.width / 2;
-    const cy = box.y + box.height / 2;
-    const inside = cx >= paneBox.x && cx <= paneBox.x + paneBox.width && cy >= paneBox.y && cy <= paneBox.y + paneBox.height;
-    if (!inside) continue;
-    const outer = await el.contentFrame();
-    for (const inner of outer?.childFrames() ?? []) {
-      const info = await inner
-        .evaluate(() => ({
-          text: (document.body?.innerText ?? '').trim(),
-          elements: document.body ? document.body.querySelectorAll('*').length : 0,
-          controls: document.querySelectorAll('textarea, input, button, select').length,
-          ready: document.readyState,
-        }))
-        .catch(() => null);
-      if (info && info.ready === 'complete' && info.elements > 0 && (info.text || info.controls)) return info;
-    }
-  }
-  return null;
-}
-
-/** The inner document frame of the webview over a view's pane (see webviewContent). */
-async function webviewFrame(page, title) {
-  const body = page.locator('.part.sidebar .pane', { has: page.locator(headerSelector(title)) }).locator('.pane-body');
-  const paneBox = await body.boundingBox({ timeout: 2000 });
-  if (!paneBox || paneBox.height < 20) return null;
-  for (const el of await page.$$('iframe.webview')) {
-    const box = await el.boundingBox();
-    if (!box) continue;
-    const cx = box.x + box.width / 2;
-    const cy = box.y + box.height / 2;
-    if (cx < paneBox.x || cx > paneBox.x + paneBox.width || cy < paneBox.y || cy > paneBox.y + paneBox.height) continue;
-    const outer = await el.contentFrame();
-    for (const inner of outer?.childFrames() ?? []) {
-      const ok = await inner.evaluate(() => document.readyState === 'complete' && !!document.body && document.body.children.length > 0).catch(() => false);
-      if (ok) return inner;
-    }
-  }
-  return null;
-}
 
 const HOSTILE = '<img src=x onerror=alert(1)>';
 const HOSTILE_REPLY = `${HOSTILE}<script>alert(2)</script> 这是模型写的。`;
 
-/** The demo story, except that an instruction holding "XSS" gets hostile text from both models. */
-function hostileReply(req, demoReply) {
+/**
+ * The demo story, except that an instruction holding "XSS" gets hostile text from both models.
+ * `model` counts the scribe's calls and says how late the scribe answers (chatChecks.mjs scrolls
+ * the Chat while it runs).
+ */
+function hostileReply(req, demoReply, model) {
   const users = (req.messages ?? []).filter((m) => m.role === 'user').map((m) => String(m.content ?? ''));
   const scribe = !req.stream && /你是场记|You are the scribe/.test(req.system ?? '');
+  if (scribe) model.scribeCalls += 1;
+  if (scribe && model.scribeDelayMs > 0) return { ...scripted(req, demoReply, users, scribe), delayMs: model.scribeDelayMs };
+  return scripted(req, demoReply, users, scribe);
+}
+
+function scripted(req, demoReply, users, scribe) {
   if (scribe && users.some((u) => u.includes('XSS'))) {
     return { text: JSON.stringify({ patch: { characters: { [HOSTILE]: { status: HOSTILE, notes: '<b>bold?</b>' } }, facts: [HOSTILE_REPLY] } }) };
   }
@@ -133,36 +62,62 @@ function hostileReply(req, demoReply) {
   return demoReply(req);
 }
 
-/** Runs a palette command by its title; `answers` are typed into the input boxes it opens. */
-async function runCommand(page, title, answers = []) {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ timeout: 10_000 });
-  await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15_000 });
-  await page.keyboard.press('Enter');
-  for (const answer of answers) {
-    await page.waitForTimeout(400);
-    await input.waitFor({ timeout: 10_000 });
-    await input.fill(answer);
-    await page.waitForTimeout(300);
-    await page.keyboard.press('Enter');
-  }
-}
-
+/** Sends an instruction and waits for the reply `expect` and the end of the turn (the scribe's too). */
 async function sendInstruction(page, text, expect) {
-  const frame = await poll(() => webviewFrame(page, 'Chat'), { what: 'the Chat webview frame' });
+  const frame = await chatFrame(page);
   const input = frame.locator('textarea[aria-label]').first();
   await poll(async () => !(await input.isDisabled()), { what: 'the chat input to be free', timeoutMs: 60_000 });
   await input.fill(text);
   await input.press('Enter');
   await poll(async () => expect.test(await frame.locator('#log').innerText()), { what: `the reply ${expect}`, timeoutMs: 60_000 });
-  // The scribe runs after the reply; a save waits for it anyway.
-  await page.waitForTimeout(1500);
+  // A save waits for the scribe anyway; the phase line is empty once the turn is over.
+  await poll(async () => (await frame.locator('#log [data-testid="streaming"]').count()) === 0 && (await frame.locator('#composer .phase').innerText()).trim() === '', { what: 'the turn to end', timeoutMs: 60_000 });
 }
 
 /** Stops the demo and Chromium of a run in progress (for Ctrl+C). */
 let activeCleanup = null;
+
+/** Waits until the side bar's panes keep their heights (a collapse or a drag animates nothing, but lays out late). */
+async function settledLayout(page) {
+  let last = '';
+  await poll(async () => {
+    const now = JSON.stringify(await page.evaluate(() => Array.from(document.querySelectorAll('.part.sidebar .pane'), (p) => Math.round(p.getBoundingClientRect().height))));
+    const same = now === last;
+    last = now;
+    return same;
+  }, { what: 'the side bar layout to settle', timeoutMs: 10_000, intervalMs: 200 });
+}
+
+/**
+ * Drags a side-bar sash: 'vertical' is the side bar's right edge (moved to x = `to`), 'horizontal'
+ * the one under the Chat (moved to y = `to`).
+ */
+async function dragSash(page, orientation, to) {
+  const at = await page.evaluate((orientation) => {
+    const bar = document.querySelector('.part.sidebar').getBoundingClientRect();
+    const chat = document.querySelector('.part.sidebar .pane-header[aria-label="Chat Section"]')?.closest('.pane')?.getBoundingClientRect();
+    for (const s of document.querySelectorAll(`.monaco-sash.${orientation}:not(.disabled)`)) {
+      const r = s.getBoundingClientRect();
+      const x = r.x + r.width / 2;
+      const y = r.y + r.height / 2;
+      if (orientation === 'vertical' && Math.abs(x - bar.right) < 5 && y > bar.top && y < bar.bottom) return { x, y: bar.top + bar.height / 2 };
+      if (orientation === 'horizontal' && chat && Math.abs(y - chat.bottom) < 5 && x > bar.left && x < bar.right) return { x, y };
+    }
+    return null;
+  }, orientation);
+  if (!at) {
+    const seen = await page.evaluate(() => Array.from(document.querySelectorAll('.part.sidebar .monaco-sash, .monaco-grid-view > .monaco-sash'), (s) => `${s.className} @${JSON.stringify(s.getBoundingClientRect())}`));
+    throw new Error(`no ${orientation} sash to drag: ${seen.join('; ')}`);
+  }
+  await page.mouse.move(at.x, at.y);
+  await page.mouse.down();
+  const steps = 8;
+  for (let i = 1; i <= steps; i++) {
+    const f = i / steps;
+    await page.mouse.move(orientation === 'vertical' ? at.x + (to - at.x) * f : at.x, orientation === 'vertical' ? at.y : at.y + (to - at.y) * f);
+  }
+  await page.mouse.up();
+}
 
 function pngSize(file) {
   const buf = fs.readFileSync(file);
@@ -172,15 +127,15 @@ function pngSize(file) {
 
 /**
  * @param {{screenshotPath?: string, log?: (s: string) => void}} [opts]
- * @returns {Promise<{passed: number, failed: number, failures: string[]}>}
+ * @returns {Promise<{passed: number, failed: number, failures: string[], figures: Record<string, unknown>}>}
  */
 export async function runUiTests(opts = {}) {
   const screenshotPath = path.resolve(
     opts.screenshotPath ?? process.env.WORLDLINE_SCREENSHOT ?? path.join(REPO_ROOT, 'docs', 'screenshot.png'),
   );
   const log = opts.log ?? ((s) => console.log(`[ui] ${s}`));
-  const results = { passed: 0, failed: 0, failures: [] };
-  const ctx = { demo: null, browser: null, page: null };
+  const results = { passed: 0, failed: 0, failures: [], figures: {} };
+  const ctx = { demo: null, browser: null, page: null, model: { scribeCalls: 0, scribeDelayMs: 0 } };
   activeCleanup = async () => {
     if (ctx.browser) await ctx.browser.close().catch(() => {});
     if (ctx.demo) await ctx.demo.stop();
@@ -219,7 +174,7 @@ export async function runUiTests(opts = {}) {
       if (!out.trim()) throw new Error('no font covers Chinese: apt-get install -y fonts-noto-cjk');
     }, { critical: false });
     await test('the demo starts (build, .vsix, VS Code server)', async () => {
-      ctx.demo = await startDemo({ port: 0, modelReply: hostileReply });
+      ctx.demo = await startDemo({ port: 0, modelReply: (req, demoReply) => hostileReply(req, demoReply, ctx.model) });
     });
     await test('the workbench loads with the sample novel', async () => {
       ctx.browser = await launchBrowser();
@@ -275,9 +230,10 @@ export async function runUiTests(opts = {}) {
     }
     for (const view of VIEWS) {
       await test(`the "${view.title}" webview renders its content`, async () => {
-        // code-server serves every webview from one origin, so the webviews' service-worker
-        // registrations race and a view sometimes stays blank (about 1 run in 3 here). Hiding
-        // and showing the view recreates its webview; the check still needs real content.
+        // code-server serves every webview from one origin: one webview's service worker can
+        // replace another's while it starts, and that view's host page never creates the frame
+        // for our HTML (test/ui/reloads.mjs: 17–18 of 20 reloads had a blank view). Hiding and
+        // showing the view makes a new host page; the check still needs real content.
         let info = null;
         for (let attempt = 0; attempt <= WEBVIEW_RETRIES && !info; attempt++) {
           if (attempt > 0) {
@@ -310,28 +266,77 @@ export async function runUiTests(opts = {}) {
       // The scribe's patch reaches the Scene State view.
       const state = await poll(() => webviewFrame(ctx.page, 'Scene State'), { what: 'the Scene State frame' });
       await poll(async () => /起了疑心/.test(await state.locator('main').innerText()), { what: 'the scribe\'s patch in the Scene State view', timeoutMs: 30_000 });
-      await ctx.page.waitForTimeout(800);
+      await poll(async () => (await frame.locator('#composer .phase').innerText()).trim() === '', { what: 'the turn to end', timeoutMs: 30_000 });
     });
+    await test('a reply shows Regenerate, Copy and More actions at rest; the menu holds the others', async () => {
+      const chat = await chatFrame(ctx.page);
+      await ctx.page.mouse.move(VIEWPORT.width - 5, VIEWPORT.height / 2);
+      const reply = chat.locator('#log .msg.assistant[data-id]').last();
+      const shown = await reply.locator('.actions').evaluate((bar) => Array.from(bar.querySelectorAll(':scope > button, :scope > .more > button')).map((b) => {
+        let opacity = 1;
+        for (let e = b; e && e !== document.body; e = e.parentElement) opacity *= Number(getComputedStyle(e).opacity);
+        const r = b.getBoundingClientRect();
+        return { action: b.getAttribute('data-action'), label: b.getAttribute('aria-label'), opacity, visible: r.width > 4 && r.height > 4 };
+      }));
+      const names = shown.map((b) => b.action).join(', ');
+      if (names !== 'regenerate, copy, more') throw new Error(`the reply's toolbar shows ${names}`);
+      const faint = shown.filter((b) => !b.visible || b.opacity < 0.9);
+      if (faint.length) throw new Error(`faint or hidden at rest: ${faint.map((b) => `${b.label} (opacity ${b.opacity.toFixed(2)})`).join(', ')}`);
+      await reply.locator('.actions [data-action="more"]').click();
+      const items = await reply.locator('[role="menu"] [role="menuitem"]').evaluateAll((xs) => xs.map((x) => x.getAttribute('data-action')));
+      await ctx.page.keyboard.press('Escape');
+      await reply.locator('[role="menu"]').waitFor({ state: 'detached', timeout: 5000 });
+      for (const want of ['edit', 'hide', 'branchHere', 'restoreProse', 'restoreBoth', 'showChanges']) {
+        if (!items.includes(want)) throw new Error(`"More actions" lacks ${want}: ${items.join(', ')}`);
+      }
+    }, { critical: false });
     // The README shows this picture; only replace it when everything above passed.
     await test(`the screenshot is saved (${path.relative(REPO_ROOT, screenshotPath)}, ${VIEWPORT.width}x${VIEWPORT.height})`, async () => {
       if (results.failed > 0) throw new Error('not taken: an earlier check failed (see test-results/ui-failure.png)');
-      // More room for the conversation: the worldline views are empty so far.
+      const page = ctx.page;
+      // The conversation gets the room: the worldline views are empty so far, the side bar a
+      // little wider, and the Chat most of its height over the Scene State.
       for (const title of ['Worldlines', 'Worldline Graph']) {
-        const header = paneHeader(ctx.page, title);
+        const header = paneHeader(page, title);
         if ((await header.getAttribute('aria-expanded')) === 'true') await header.click().catch(() => {});
       }
-      await ctx.page.waitForTimeout(800);
+      await settledLayout(page);
+      await dragSash(page, 'vertical', 420);
+      await settledLayout(page);
+      const chatBox = await pane(page, 'Chat').boundingBox();
+      const stateBox = await pane(page, 'Scene State').boundingBox();
+      await dragSash(page, 'horizontal', Math.round(chatBox.y + (chatBox.height + stateBox.height) * 0.7));
+      await settledLayout(page);
+      const chatHeight = Math.round((await pane(page, 'Chat').boundingBox()).height);
+      log(`  Chat pane ${Math.round(chatBox.height)} -> ${chatHeight} px, Scene State ${Math.round(stateBox.height)} -> ${Math.round((await pane(page, 'Scene State').boundingBox()).height)} px`);
+      const chat = await chatFrame(page);
+      await chat.evaluate(() => { const l = document.getElementById('log'); l.scrollTop = l.scrollHeight; });
       // Focus the editor (no focus ring on a view header) and park the mouse (no hover tooltip).
-      await ctx.page.locator('.part.editor .view-lines').first().click({ timeout: 5000 }).catch(() => {});
-      await ctx.page.mouse.move(VIEWPORT.width - 5, VIEWPORT.height / 2);
-      await ctx.page.waitForTimeout(500);
+      await page.locator('.part.editor .view-lines').first().click({ timeout: 5000 }).catch(() => {});
+      await page.mouse.move(VIEWPORT.width - 5, VIEWPORT.height / 2);
+      // The whole first turn is in view: the instruction and the reply with its actions.
+      await poll(() => chat.evaluate(() => {
+        const log = document.getElementById('log').getBoundingClientRect();
+        const first = document.querySelector('#log .msg.user[data-id]');
+        const actions = document.querySelector('#log .msg.assistant[data-id] .actions');
+        return !!first && !!actions && first.getBoundingClientRect().top >= log.top - 1 && actions.getBoundingClientRect().bottom <= log.bottom + 1;
+      }), { what: 'the instruction and the whole reply in view of the Chat', timeoutMs: 5000 }).catch(async (err) => {
+        const where = await chat.evaluate(() => {
+          const box = (e) => (e ? Math.round(e.getBoundingClientRect().top) + '..' + Math.round(e.getBoundingClientRect().bottom) : 'none');
+          return `log ${box(document.getElementById('log'))}, instruction ${box(document.querySelector('#log .msg.user[data-id]'))}, reply actions ${box(document.querySelector('#log .msg.assistant[data-id] .actions'))}`;
+        });
+        throw new Error(`${err.message}: ${where}`);
+      });
+      // A dragged sash stays lit a moment after the mouse left it, and then fades out.
+      await poll(() => page.evaluate(() => Array.from(document.querySelectorAll('.monaco-sash')).every((s) => !s.matches('.hover, .active')
+        && /^(transparent|rgba\(0, 0, 0, 0\))$/.test(getComputedStyle(s, '::before').backgroundColor))), { what: 'the dragged sash to go quiet', timeoutMs: 5000, intervalMs: 100 });
       fs.mkdirSync(path.dirname(screenshotPath), { recursive: true });
       await ctx.page.screenshot({ path: screenshotPath });
       const size = pngSize(screenshotPath);
       if (size.width !== VIEWPORT.width || size.height !== VIEWPORT.height) {
         throw new Error(`screenshot is ${size.width}x${size.height}`);
       }
-    });
+    }, { critical: false });
     await test('model text shows literally in the Chat and Scene State views (no HTML, no script)', async () => {
       const dialogs = [];
       ctx.page.on('dialog', (d) => { dialogs.push(d.message()); void d.dismiss(); });
@@ -348,9 +353,12 @@ export async function runUiTests(opts = {}) {
       if (stateInjected !== 0) throw new Error(`the Scene State view turned model text into ${stateInjected} element(s)`);
       if (dialogs.length) throw new Error(`a script ran: ${dialogs.join(', ')}`);
       await ctx.page.screenshot({ path: path.join(REPO_ROOT, 'test-results', 'ui-literal-text.png') }).catch(() => {});
+      await poll(async () => (await chat.locator('#composer .phase').innerText()).trim() === '', { what: 'the turn to end', timeoutMs: 30_000 });
     }, { critical: false });
     await test('save, write on, load the first save, write differently, save: the graph shows two worldlines', async () => {
       const page = ctx.page;
+      // What loading this save must bring back (test/ui/chatChecks.mjs loads it from the tree).
+      ctx.proseAt = { 雨夜问名: folderText(path.join(ctx.demo.workspace, 'chapters')) };
       await runCommand(page, 'Worldline: Save Point', ['雨夜问名']);
       await sendInstruction(page, '青梧夜里来柴房。', /写好了[^]*写好了/);
       await runCommand(page, 'Worldline: Save Point', ['夜访柴房']);
@@ -385,11 +393,12 @@ export async function runUiTests(opts = {}) {
       const forks = await graph.locator('path.edge.fork').count();
       if (forks !== 1) throw new Error(`expected one fork edge, saw ${forks}`);
       await page.mouse.move(VIEWPORT.width - 5, VIEWPORT.height / 2);
-      await page.waitForTimeout(600);
+      await settledLayout(page);
       const shot = path.join(path.dirname(screenshotPath), 'worldlines.png');
       await page.screenshot({ path: shot });
       log(`  worldline graph screenshot: ${path.relative(REPO_ROOT, shot)}`);
     }, { critical: false });
+    await chatChecks({ test, ctx, log, figures: results.figures });
   };
 
   try {

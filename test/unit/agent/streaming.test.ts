@@ -29,12 +29,13 @@ describe('model/streaming', () => {
     await server.close();
   });
 
-  it('streams text piece by piece, ignores reasoning, records usage and asks for it', async () => {
-    server.enqueue({ text: ['雨', '下了', '一夜。'], reasoning: 'secret thoughts', usage: { prompt_tokens: 11, completion_tokens: 3 } });
+  it('streams text piece by piece, reasoning apart from it, records usage and asks for it', async () => {
+    server.enqueue({ text: ['雨', '下了', '一夜。'], reasoning: ['secret ', 'thoughts'], usage: { prompt_tokens: 11, completion_tokens: 3 } });
     const deltas: StreamDelta[] = [];
     const r = await client().stream({ messages: user, temperature: 0.7, maxTokens: 500 }, (d) => deltas.push(d));
-    assert.deepEqual(deltas, [{ text: '雨' }, { text: '下了' }, { text: '一夜。' }]);
-    assert.equal(r.text, '雨下了一夜。');
+    assert.deepEqual(deltas, [{ reasoning: 'secret ' }, { reasoning: 'thoughts' }, { text: '雨' }, { text: '下了' }, { text: '一夜。' }]);
+    assert.equal(r.text, '雨下了一夜。', 'the reasoning is never the reply');
+    assert.deepEqual(r.providerFields, { reasoning_content: 'secret thoughts' }, 'and is kept for replay as before');
     assert.equal(r.finish, 'stop');
     assert.deepEqual(r.toolCalls, []);
     assert.deepEqual(r.usage, { promptTokens: 11, completionTokens: 3, totalTokens: 14 });
@@ -45,6 +46,37 @@ describe('model/streaming', () => {
     assert.deepEqual((req.body as Record<string, unknown>)['stream_options'], { include_usage: true });
     assert.equal(req.maxTokens, 500);
     assert.equal(req.authorization, `Bearer ${KEY}`);
+  });
+
+  it('reasoning in the other shapes: Ollama\'s `reasoning`, OpenRouter\'s pair (said once), details alone; an encrypted block says nothing', async () => {
+    const frame = (delta: Record<string, unknown>, finish: string | null = null) =>
+      JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] });
+    const detail = (text: string) => ({ type: 'reasoning.text', text, format: 'unknown', index: 0 });
+    server.enqueue({ rawEvents: [
+      frame({ reasoning: '想' }),
+      frame({ reasoning: '一想', reasoning_details: [detail('一想')] }),
+      frame({ reasoning_details: [detail('，再写')] }),
+      frame({ reasoning_details: [{ type: 'reasoning.encrypted', data: 'opaque', index: 1 }] }),
+      frame({ content: '好。' }),
+      frame({}, 'stop'),
+      '[DONE]',
+    ] });
+    const deltas: StreamDelta[] = [];
+    const r = await client().stream({ messages: user }, (d) => deltas.push(d));
+    assert.deepEqual(deltas, [{ reasoning: '想' }, { reasoning: '一想' }, { reasoning: '，再写' }, { text: '好。' }]);
+    assert.equal(r.text, '好。');
+    assert.equal(r.providerFields?.['reasoning'], '想一想', 'the fields accumulate as before');
+    assert.deepEqual(r.providerFields?.['reasoning_details'], [detail('一想，再写'), { type: 'reasoning.encrypted', data: 'opaque', index: 1 }]);
+  });
+
+  it('a stream cut after reasoning has been shown is not retried silently (it would be shown twice)', async () => {
+    // Frames: role, reasoning, reasoning, text…; the cut lands after the first reasoning piece.
+    server.enqueue({ reasoning: ['想', '一想'], text: '好。', cutAfterChunks: 2 }, { text: 'must not be used' });
+    const seen: StreamDelta[] = [];
+    const e = await rejects(client().stream({ messages: user }, (d) => seen.push(d)));
+    assert.equal(e.kind, 'network');
+    assert.deepEqual(seen, [{ reasoning: '想' }]);
+    assert.equal(server.chatRequests().length, 1);
   });
 
   it('assembles streamed tool calls; tools are serialized before messages', async () => {

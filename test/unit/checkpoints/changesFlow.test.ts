@@ -11,7 +11,7 @@ import type { CheckpointDocument, WorkingDocument } from '../../../src/protocol/
 import type { CheckpointEntry } from '../../../src/session/entries';
 import { Session } from '../../../src/session/session';
 import { english, ScriptedPrompter, type Answer } from '../fixtures/scriptedPrompter';
-import { openTurnBook, remove, write, type TurnBook } from './helpers';
+import { openRepo, openTurnBook, remove, write, type TurnBook } from './helpers';
 
 const bundle = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', '..', '..', 'l10n', 'bundle.l10n.zh-cn.json'), 'utf8')) as Record<string, string>;
 
@@ -152,5 +152,24 @@ describe('Show Turn Changes / Compare with Current Prose (flow)', function () {
     assert.deepEqual(deleted.prompter.asked[0]!.descriptions.sort(), ['D', 'M']);
     assert.deepEqual(deleted.shown[0]!.right, { kind: 'checkpoint', commit: 'empty', path: 'notes.md' });
     assert.equal(await text(deleted.shown[0]!.left), 'n\n');
+  });
+
+  it('after the store was deleted and started anew: words for the novelist, no commit id, no failed command; either way', async () => {
+    const t1 = await turn('begin', () => write(root, 'chapters/01.md', '# One\nRain.\n'));
+    const t2 = await turn('more', () => write(root, 'chapters/01.md', '# One\nRain.\nSnow.\n'));
+    repo.close();
+    fs.rmSync(path.join(root, '.worldline', 'checkpoints.git'), { recursive: true, force: true });
+    repo = await openRepo(root);
+    for (const against of ['previous', 'working'] as const) {
+      const lost = host();
+      assert.equal(await showChanges(lost.h, t2.id, undefined, against), 0, against);
+      assert.deepEqual(lost.shown, []);
+      const [said] = lost.prompter.notified;
+      assert.equal(said?.level, 'warning');
+      assert.match(said?.text ?? '', /no longer in the checkpoint store/);
+      assert.doesNotMatch(said?.text ?? '', new RegExp(`${t1.commit.slice(0, 7)}|${t2.commit.slice(0, 7)}`));
+      assert.ok(said && said.words.message in bundle, 'translated');
+    }
+    repo.close();
   });
 });

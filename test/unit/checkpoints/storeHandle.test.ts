@@ -108,10 +108,14 @@ describe('checkpoints: the store handle', function () {
     const { handle, failed } = probe(root);
     assert.equal(await handle.store(), undefined);
     assert.deepEqual(failed.map((f) => f.kind), ['corrupt']);
-    const rebuilt = await handle.rebuild();
+    const session = await sessionWith([c1.commit]);
+    const rebuilt = await handle.rebuild(session.entries());
+    await session.close();
     assert.ok(rebuilt);
-    assert.match(rebuilt.aside ?? '', /^\.worldline[\\/]checkpoints\.broken-.*\.git$/);
-    assert.ok(fs.existsSync(path.join(root, rebuilt.aside!)));
+    assert.equal(rebuilt.report.lostTurns, 1);
+    assert.match(rebuilt.report.aside ?? '', /^\.worldline[\\/]checkpoints\.broken-.*\.git$/);
+    assert.ok(fs.existsSync(path.join(root, rebuilt.report.aside!)));
+    assert.equal(rebuilt.report.asideTurns, 0, 'the damaged store holds no readable checkpoint of the session');
     assert.equal(handle.failure, undefined);
     assert.equal(await handle.store(), rebuilt.repo);
   });
@@ -175,6 +179,8 @@ describe('checkpoints: the store handle', function () {
     assert.equal(await handle.document(documentPath('empty', 'chapters/01.md')), '');
     assert.equal(await handle.document(documentPath(c.commit, 'chapters/none.md')), '');
     assert.equal(await handle.document(`/${c.commit}/chapters/%E0%A4%A.md`), '');
+    // A checkpoint the store does not hold (a tab reopened after the store was lost): nothing, not a failure.
+    assert.equal(await handle.document(documentPath('0123456789abcdef0123456789abcdef01234567', 'chapters/01.md')), '');
   });
 
   it('document paths: every file name comes back as it went in; no path makes parsing throw', () => {

@@ -5,6 +5,7 @@
 import { strict as assert } from 'node:assert';
 import { hostOf, SetupFacts, type SetupPorts } from '../../../src/model/setupFlow';
 import { fakePorts } from './flowFakes';
+import { DEMO_MODEL } from '../../../src/model/models';
 
 function setup(values: Record<string, unknown>, project: boolean | undefined) {
   const f = fakePorts([], values);
@@ -59,6 +60,15 @@ describe('model/setupFlow: the first-run facts', () => {
     moved.f.settings.values['baseUrl'] = 'https://openrouter.ai/api/v1';
     await moved.facts.refresh();
     assert.deepEqual(moved.facts.inputs(), { folder: true, project: false, keyMissing: true, host: 'openrouter.ai' });
+  });
+
+  it('the demo model on its local test server wants no key; the same address with a real model does', async () => {
+    const demo = setup({ baseUrl: 'http://127.0.0.1:8750/v1', model: DEMO_MODEL }, true);
+    await demo.facts.refresh();
+    assert.equal(demo.facts.inputs()?.keyMissing, false);
+    const real = setup({ baseUrl: 'http://127.0.0.1:8750/v1', model: 'qwen-plus' }, true);
+    await real.facts.refresh();
+    assert.equal(real.facts.inputs()?.keyMissing, true);
   });
 
   it('reads run one at a time; a failed read is logged and the facts kept', async () => {

@@ -100,6 +100,31 @@ describe('chat mirror', () => {
     assertShows(page, m, undefined);
   });
 
+  it('reasoning streams like the text, as what it added; `since` is sent whole; a block that loses its reasoning says so', () => {
+    const mirror = new ChatMirror();
+    const m = model([message()], { busy: true });
+    let page = apply(undefined, mirror.update(m, { text: '', tools: [], since: 1000 })!);
+    const first = mirror.updateStream({ text: '', tools: [], since: 1000, reasoning: '先想' })!;
+    assert.deepEqual({ ...first, seq: 0, base: 0 }, { type: 'stream', seq: 0, base: 0, from: 0, text: '', tools: [], reasoning: { from: 0, text: '先想' }, since: 1000 });
+    page = apply(page, first);
+    const more = mirror.updateStream({ text: '', tools: [], since: 1000, reasoning: '先想人物' })!;
+    assert.deepEqual(more.type === 'stream' && more.reasoning, { from: 2, text: '人物' }, 'only the added characters');
+    page = apply(page, more);
+    const text = mirror.updateStream({ text: '雨', tools: [], since: 1000, reasoning: '先想人物' })!;
+    assert.deepEqual(text.type === 'stream' && text.reasoning, { from: 4, text: '' }, 'unchanged reasoning costs nothing but its length');
+    page = apply(page, text);
+    assertShows(page, m, { text: '雨', tools: [], since: 1000, reasoning: '先想人物' });
+    assert.equal(mirror.updateStream({ text: '雨', tools: [], since: 1000, reasoning: '先想人物' }), undefined, 'unchanged: nothing');
+    const step = mirror.updateStream({ text: '', tools: [], since: 5000 })!;
+    assert.equal(step.type === 'stream' && step.reasoning, undefined, 'the next step has none');
+    page = apply(page, step);
+    assertShows(page, m, { text: '', tools: [], since: 5000 });
+    assert.equal(mirror.updateStream({ text: '', tools: [], since: 5000, reasoning: '' }), undefined, 'an empty reasoning is none');
+    mirror.reset();
+    const again = mirror.update(m, { text: '', tools: [], reasoning: '' })!;
+    assert.deepEqual(again.type === 'render' && again.stream, { text: '', tools: [] }, 'a render sends no empty reasoning');
+  });
+
   it('an update that did not arrive is found at the next one: the page asks again and a render follows', () => {
     const mirror = new ChatMirror();
     const messages = [message(), message()];
@@ -118,7 +143,7 @@ describe('chat mirror', () => {
       fc.record({ kind: fc.constant('change' as const), at: fc.nat(), field: fc.constantFrom('text', 'hidden', 'tools', 'usage', 'checkpoint', 'variant') }),
       fc.record({ kind: fc.constant('branch' as const), at: fc.nat(), n: fc.integer({ min: 0, max: 4 }) }),
       fc.record({ kind: fc.constant('head' as const), busy: fc.boolean(), notice: fc.boolean() }),
-      fc.record({ kind: fc.constant('stream' as const), how: fc.constantFrom('append', 'restart', 'end', 'tool') }),
+      fc.record({ kind: fc.constant('stream' as const), how: fc.constantFrom('append', 'restart', 'end', 'tool', 'reason', 'rethink', 'unreason', 'since') }),
       fc.record({ kind: fc.constant('lose' as const) }),
     );
     fc.assert(fc.property(fc.array(op, { maxLength: 40 }), (ops) => {
@@ -162,10 +187,15 @@ describe('chat mirror', () => {
         } else if (o.kind === 'head') {
           head = { busy: o.busy, ...(o.notice ? { notice: { kind: 'error' as const, text: '出错了', action: 'retry' as const } } : {}) };
         } else if (o.kind === 'stream') {
+          const s: ChatStream = stream ?? { text: '', tools: [] };
           stream = o.how === 'end' ? undefined
             : o.how === 'restart' ? { text: '', tools: [] }
-              : o.how === 'tool' ? { text: stream?.text ?? '', tools: [...(stream?.tools ?? []), { text: 'append', isError: false }] }
-                : { text: (stream?.text ?? '') + '雨', tools: stream?.tools ?? [] };
+              : o.how === 'tool' ? { ...s, tools: [...s.tools, { text: 'append', isError: false }] }
+                : o.how === 'reason' ? { ...s, reasoning: (s.reasoning ?? '') + '想' }
+                  : o.how === 'rethink' ? { ...s, reasoning: `重${s.reasoning ?? ''}` }
+                  : o.how === 'unreason' ? { text: s.text, tools: s.tools, ...(s.since !== undefined ? { since: s.since } : {}) }
+                    : o.how === 'since' ? { ...s, since: (s.since ?? 0) + 1000 }
+                      : { ...s, text: s.text + '雨' };
           deliver(mirror.updateStream(stream));
           continue;
         } else if (o.kind === 'lose') {

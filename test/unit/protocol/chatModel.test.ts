@@ -136,6 +136,41 @@ describe('chat model', () => {
     assert.deepEqual(chatStream(streaming)?.tools, []);
   });
 
+  it('the streaming block carries the reasoning and when the step began; an empty reasoning is none', async () => {
+    await session.append(user('写'));
+    assert.deepEqual(chatStream(storyOf(session, { stream: { text: '', tools: [], reasoning: '先想人物', since: 1234 } })), { text: '', tools: [], reasoning: '先想人物', since: 1234 });
+    const bare = chatStream(storyOf(session, { stream: { text: '雨', tools: [], reasoning: '' } }));
+    assert.deepEqual(bare, { text: '雨', tools: [] });
+    assert.ok(bare && !('reasoning' in bare) && !('since' in bare), 'no empty or undefined keys');
+  });
+
+  it('the instruction waiting for the scribe is in the model; none waiting, no key', () => {
+    const story = (pending?: { text: string }): ChatStory => ({ busy: false, phase: 'scribe', canRetry: false, pending, branch: () => branchOf(session, OPTIONS) });
+    const at = (s: ChatStory) => chatModel({ story: s, session, novelTitle: 'x', model: 'm' }, zh());
+    assert.deepEqual(at(story({ text: '再写一段' })).pending, { text: '再写一段' });
+    assert.ok(!('pending' in at(story())));
+  });
+
+  it("a turn whose checkpoint the store lost is marked so, built whole or kept; the mark goes when the set no longer has it", async () => {
+    await session.append(user('写雨夜'));
+    await session.append(assistant('雨下了。'));
+    await session.append({ type: 'checkpoint', commit: 'gone1', ref: 'refs/worldline/t1', changed: ['chapters/01.md'] });
+    await session.append(user('再写'));
+    await session.append(assistant('雨停了。'));
+    await session.append({ type: 'checkpoint', commit: 'kept2', ref: 'refs/worldline/t2', changed: ['chapters/01.md'] });
+    const cache = new ChatModelCache();
+    const say = zh();
+    let lost: ReadonlySet<string> = new Set(['gone1']);
+    const inputs = () => ({ story: { ...storyOf(session), lostCheckpoints: lost }, session, novelTitle: 'x', model: 'm' });
+    const kept = chatModel(inputs(), say, cache);
+    assert.deepEqual(kept, chatModel(inputs(), say));
+    assert.deepEqual(kept.messages.map((m) => m.checkpoint), [undefined, { commit: 'gone1', changed: 1, lost: true }, undefined, { commit: 'kept2', changed: 1 }]);
+    const again = chatModel(inputs(), say, cache);
+    assert.ok(again.messages.every((m, i) => m === kept.messages[i]), 'while nothing changes, the same message objects (the mirror sends nothing)');
+    lost = new Set();
+    assert.deepEqual(chatModel(inputs(), say, cache).messages[1]?.checkpoint, { commit: 'gone1', changed: 1 });
+  });
+
   it('the page counts as busy in every phase but idle, and while a turn runs', () => {
     const story = (busy: boolean, phase: ChatStory['phase']): ChatStory => ({ busy, phase, canRetry: false, branch: () => { throw new Error('not read'); } });
     assert.deepEqual(phaseMessage(undefined), { type: 'phase', phase: 'idle', busy: false });

@@ -49,12 +49,12 @@ describe('usage on the page and in the tooltip', () => {
     assert.equal(unpriced.messages[1]?.usage?.cost, undefined, 'no price list: no cost');
     assert.equal(unpriced.messages[1]?.usage?.label, '2,100 prompt tokens (1,600 from cache), 50 reply tokens');
     // The session's line, over every entry of the session (another branch's calls count too).
-    assert.equal(unpriced.sessionUsage, 'This session: 2 model call(s), 2,100 prompt tokens (76% from cache), 50 reply tokens');
+    assert.equal(unpriced.sessionUsage, 'This session: 2 model calls, 2,100 prompt tokens (76% from cache), 50 reply tokens');
     await session.navigate(null);
     await session.append({ type: 'user', text: '另起。' });
     await session.append({ type: 'assistant', text: '行。', model: 'gpt-4o', finish: 'stop', usage: { promptTokens: 100, completionTokens: 5 } });
     const other = chatModel({ story: story(), session, novelTitle: '雨夜', model: 'gpt-4o' }, en);
-    assert.equal(other.sessionUsage, 'This session: 3 model call(s), 2,200 prompt tokens (73% from cache), 55 reply tokens');
+    assert.equal(other.sessionUsage, 'This session: 3 model calls, 2,200 prompt tokens (73% from cache), 55 reply tokens');
     assert.equal(chatModel({ story: undefined, session, novelTitle: '雨夜', model: 'gpt-4o' }, en).sessionUsage, undefined, 'no story: no line');
   });
 
@@ -73,7 +73,7 @@ describe('usage on the page and in the tooltip', () => {
     const usage = usageTotals(session.entries(), pricingOf(dialectById('openai')));
     const lines = statusTooltip({ usage, context: { tokens: 4100, window: 128000 } }, en).split('\n');
     assert.equal(lines.length, 3);
-    assert.equal(lines[1], `This session: 1 model call(s), 4,000 prompt tokens (75% from cache), 100 reply tokens · ≈ ${costText(usage.cost!)}`);
+    assert.equal(lines[1], `This session: 1 model call, 4,000 prompt tokens (75% from cache), 100 reply tokens · ≈ ${costText(usage.cost!)}`);
     assert.equal(lines[2], 'Context: about 4,100 of 128,000 tokens (3%)');
     const chinese = statusTooltip({ usage: usageTotals(session.entries()) }, zh).split('\n');
     assert.equal(chinese[1], '本会话：调用模型 1 次，提示 4,000 token（75% 命中缓存），回复 100 token');

@@ -130,6 +130,82 @@ describe('Story: the chat-tree verbs', function () {
     assert.equal(book.session.leafId, null);
   });
 
+  it('branch here offers Undo: it says how many turns stay as a variant, and Undo brings the chat and the prose back', async () => {
+    const t1 = await book.turn('第一回', '\n一。\n');
+    const p1 = book.prose;
+    await book.turn('第二回', '\n二。\n');
+    await book.turn('第三回', '\n三。\n');
+    const end = book.session.leafId;
+    const p3 = book.prose;
+    host.events.length = 0;
+    await story.branchHere(replyOf(t1.user).id);
+    await settled();
+    assert.equal(book.prose, p1, '"always": the prose followed');
+    assert.deepEqual(host.kinds(), ['branched'], 'one report, not a restore report besides');
+    const branched = host.events[0];
+    assert.ok(branched?.kind === 'branched');
+    assert.equal(branched.laterTurns, 2);
+    assert.deepEqual(branched.restored?.written, ['chapters/01.md']);
+    assert.equal(branched.undo.action.kind, 'prose');
+
+    const undone = await story.undoFromOffer(branched.undo);
+    await settled();
+    assert.ok(undone && typeof undone === 'object', 'the prose restore was undone');
+    assert.equal(book.session.leafId, end, 'the chat is back at the end of turn 3');
+    assert.equal(book.prose, p3, 'and so is its prose');
+    assert.equal(host.kinds().at(-1), 'undone');
+    assert.equal(await story.undoFromOffer(branched.undo), undefined, 'a second click does nothing');
+  });
+
+  it('branch here with the prose left alone ("never"): Undo moves only the chat back; from an instruction the instruction counts', async () => {
+    host.setting = 'never';
+    await book.turn('第一回', '\n一。\n');
+    const t2 = await book.turn('第二回', '\n二。\n');
+    const end = book.session.leafId;
+    const prose = book.prose;
+    host.events.length = 0;
+    const landed = await story.branchHere(t2.user.id);
+    assert.equal(landed?.input, '第二回');
+    await settled();
+    const branched = host.events[0];
+    assert.ok(branched?.kind === 'branched');
+    assert.equal(branched.laterTurns, 1, 'the instruction itself leaves the branch');
+    assert.equal(branched.restored, undefined);
+    assert.deepEqual(branched.undo.action, { kind: 'chat', leafBefore: end });
+    assert.equal(await story.undoFromOffer(branched.undo), 'chatOnly');
+    assert.equal(book.session.leafId, end);
+    assert.equal(book.prose, prose, 'the prose was never touched');
+    // At the end of the branch nothing moves, and nothing is offered.
+    host.events.length = 0;
+    await story.branchHere(replyOf(t2.user).id);
+    await settled();
+    assert.deepEqual(host.kinds(), []);
+  });
+
+  it('branch here with "ask": the instruction comes back at once, the question stays open, and the report comes with the answer', async () => {
+    host.setting = 'ask';
+    let answer!: (yes: boolean) => void;
+    host.answerFollow = () => new Promise<boolean>((r) => (answer = r));
+    const t1 = await book.turn('第一回', '\n一。\n');
+    const p1 = book.prose;
+    const t2 = await book.turn('第二回', '\n二。\n');
+    const p2 = book.prose;
+    const end = book.session.leafId;
+    host.events.length = 0;
+    const landed = await story.branchHere(t2.user.id);
+    assert.deepEqual(landed, { leafId: t1.state!.id, input: '第二回' }, 'the input is handed back before the question is answered');
+    while (host.followAsked === 0) await new Promise((r) => setTimeout(r, 5));
+    assert.deepEqual(host.kinds(), [], 'nothing reported while the question is open');
+    answer(true);
+    await settled();
+    assert.equal(book.prose, p1);
+    const branched = host.events.at(-1);
+    assert.ok(branched?.kind === 'branched' && branched.restored && branched.laterTurns === 1);
+    await story.undoFromOffer(branched.undo);
+    assert.equal(book.session.leafId, end);
+    assert.equal(book.prose, p2);
+  });
+
   it('edit in place: an instruction gets one edit entry; unchanged text appends nothing', async () => {
     const t1 = await book.turn('第一回', '\n一。\n');
     const before = entryCount();

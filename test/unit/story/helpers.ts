@@ -4,7 +4,7 @@
 // ask the core where to land, restore that checkpoint, move the leaf there.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { RestoreResult, ShadowRepo } from '../../../src/checkpoints';
+import type { RestoreResult, ShadowRepo, ShadowRepoOptions } from '../../../src/checkpoints';
 import { NodeManuscriptFs } from '../../../src/agent/fsNode';
 import type { RequestKeys } from '../../../src/model/keys';
 import type { WorldlineSettings } from '../../../src/model/settings';
@@ -44,6 +44,8 @@ export interface BookOptions {
   onSpawn?: (args: readonly string[]) => void;
   /** Chapters besides chapters/01.md (chapters/NN.md). */
   chapters?: number;
+  /** Told after each restore or undo that changed files (the status bar's hook). */
+  onRestored?: ShadowRepoOptions['onRestored'];
 }
 
 export class Book {
@@ -61,7 +63,7 @@ export class Book {
     fs.writeFileSync(path.join(root, CHAPTER), '# 第一章\n');
     for (let i = 2; i <= (opts.chapters ?? 0) + 1; i++) fs.writeFileSync(path.join(root, 'chapters', `${String(i).padStart(2, '0')}.md`), `# 第${i}章\n`);
     fs.mkdirSync(path.join(root, '.worldline', 'sessions'), { recursive: true });
-    const repo = await openRepo(root, { ...(opts.feed ? { changes: opts.feed, idleWalkMs: 0 } : {}), ...(opts.onSpawn ? { onSpawn: opts.onSpawn } : {}) });
+    const repo = await openRepo(root, { ...(opts.feed ? { changes: opts.feed, idleWalkMs: 0 } : {}), ...(opts.onSpawn ? { onSpawn: opts.onSpawn } : {}), ...(opts.onRestored ? { onRestored: opts.onRestored } : {}) });
     const session = await Session.create(path.join(root, '.worldline', 'sessions', 's1.jsonl'), { id: 's1', title });
     return new Book(root, repo, session, opts.feed);
   }
@@ -157,7 +159,7 @@ export class FakeHost implements StoryHost {
   dirtyAsked = 0;
   followAsked = 0;
   answerFollow: (changed: number) => Promise<boolean> = () => Promise.resolve(true);
-  /** The background work shown with progress, by kind, in order. */
+  /** The work shown with progress, by kind, in order. */
   readonly progressKinds: ProgressKind[] = [];
   /** Set when the book's store stages from a feed: the Story reports to it. */
   readonly changes: ManuscriptChanges | undefined;
@@ -200,6 +202,13 @@ export class FakeHost implements StoryHost {
   askFollow(changed: number): Promise<boolean> {
     this.followAsked++;
     return this.answerFollow(changed);
+  }
+  /** The later-turn counts each regenerate asked about, in order. */
+  readonly leaveAsked: number[] = [];
+  answerLeave = true;
+  confirmLeaveTurns(turns: number): Promise<boolean> {
+    this.leaveAsked.push(turns);
+    return Promise.resolve(this.answerLeave);
   }
   settle(_result: RestoreResult): Promise<void> { return Promise.resolve(); }
   report(event: StoryEvent): void {
@@ -246,6 +255,9 @@ export async function openStoryFixture(setting: FollowSetting = 'ask', bookOptio
       };
     },
     close: async () => {
+      // Prose still following a move (branch here, a variant) settles before the store closes
+      // under it; a test that failed half-way is not waited for long.
+      await Promise.race([story.idle().catch(() => undefined), new Promise((r) => setTimeout(r, 5000).unref())]);
       story.dispose();
       await book.close();
       await server.close();

@@ -425,7 +425,10 @@ class Run {
             const next = pre.path.findIndex((e, i) => i > at && e.type === 'user');
             assert.equal(this.session.leafId, (next < 0 ? pre.path.at(-1) : pre.path[next - 1])?.id);
           }
-          proseAlone = !this.followed(pre.leaf);
+          // Branch here offers an Undo of its own: the chat back, and the prose with it when it followed.
+          const offered = this.undo.length;
+          proseAlone = !this.followed(pre.leaf, pre.leaf);
+          if (this.session.leafId !== pre.leaf && this.undo.length === offered) this.undo.push({ kind: 'chat', leafBefore: pre.leaf });
         } else proseAlone = true;
         break;
       }
@@ -575,14 +578,14 @@ class Run {
    * last checkpoint of the new path when that is other prose than the old path's (src/story/
    * landing.ts, proseToFollow: the branches are compared, not the disk). False when it stays.
    */
-  private followed(prevLeaf: string | null): boolean {
+  private followed(prevLeaf: string | null, leafBefore?: string | null): boolean {
     if (this.follow !== 'always') return false;
     const now = lastOf(this.session.path(), 'checkpoint');
     const before = prevLeaf === null ? undefined : lastOf(this.session.path(prevLeaf), 'checkpoint');
     if (!now || before?.commit === now.commit) return false;
     const text = this.text(now.commit);
     if (text === this.expected) return true; // nothing differs: nothing restored
-    this.undo.push({ kind: 'prose', textBefore: this.expected, leafBefore: undefined });
+    this.undo.push({ kind: 'prose', textBefore: this.expected, leafBefore });
     this.expected = text;
     return true;
   }

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Story } from '../../../src/story';
 import { planNewSave } from '../../../src/worldline/plan';
+import type { ProgressKind } from '../../../src/story';
 import { Book, CHAPTER, openStoryFixture, type FakeHost, type StoryFixture } from './helpers';
 
 
@@ -48,6 +49,26 @@ describe('Story: the restore verbs', function () {
     assert.equal(book.session.leafId, leaf, 'the chat stays');
     const restored = host.events.find((e) => e.kind === 'restored');
     assert.ok(restored?.kind === 'restored' && !restored.withChat && restored.undo, 'reported as prose only, with an Undo');
+  });
+
+  it('restores and undo run inside progress of kind "restore" (the disk changes while it shows), questions outside it', async () => {
+    const { t1, p1, p3 } = await threeTurns();
+    const shown: { kind: ProgressKind | undefined; before: string; after: string }[] = [];
+    const run = host.progress.bind(host);
+    host.progress = async <T>(work: () => Promise<T>, kind?: ProgressKind): Promise<T> => {
+      const before = book.prose;
+      const out = await run(work, kind);
+      shown.push({ kind, before, after: book.prose });
+      return out;
+    };
+    host.unsaved.set(CHAPTER, `${p3}未存。`);
+    host.dirtyAnswer = 'cancel';
+    assert.equal(await story.restoreProse(t1.checkpoint.id), 'cancelled');
+    assert.deepEqual(shown, [], 'the question about unsaved editors is not inside the progress, and nothing ran');
+    host.unsaved.clear();
+    await story.restoreProse(t1.checkpoint.id);
+    await story.undoLastRestore();
+    assert.deepEqual(shown, [{ kind: 'restore', before: p3, after: p1 }, { kind: 'restore', before: p1, after: p3 }]);
   });
 
   it('Restore Prose and Chat lands at the end of the turn: after its state, with its prose', async () => {

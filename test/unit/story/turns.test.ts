@@ -11,7 +11,7 @@ import type { AssistantEntry, ChainEntry, CheckpointEntry, SaveEntry, StateEntry
 import { Session } from '../../../src/session/session';
 import { formatState } from '../../../src/state/format';
 import { formatChanges } from '../../../src/state/formatChanges';
-import { Story, type FollowSetting, type StoryEvent } from '../../../src/story';
+import { Story, type FollowSetting, type StoryEvent, type StreamView } from '../../../src/story';
 import { RerunCancelledError } from '../../../src/story/turns';
 import { emptySidecar } from '../../../src/worldline';
 import { bySystemPrompt, type RecordedRequest, type ScriptedReplySpec } from '../../fixtures/modelServer';
@@ -44,8 +44,17 @@ class TurnHost extends FakeHost {
   override keys(settings?: WorldlineSettings): Promise<RequestKeys> {
     return Promise.resolve(requestKeys((settings ?? this.settings()).endpoints, this.stored));
   }
+  /** Awaited before unsaved editors are saved for a checkpoint (the pin before an instruction). */
+  beforeSave: (() => Promise<void>) | undefined;
+  override async saveUnsavedToDisk(): Promise<void> {
+    await this.beforeSave?.();
+    return super.saveUnsavedToDisk();
+  }
+  /** Called with every event as it is reported (the Story's state is as it was then). */
+  watch: ((event: StoryEvent) => void) | undefined;
   override report(event: StoryEvent): void {
     this.all.push(event);
+    this.watch?.(event);
     super.report(event);
   }
   /** The turn ends and the scribe's status changes, in order, as compact words. */
@@ -276,6 +285,40 @@ describe('Story: the turn verbs', function () {
       const wire = JSON.stringify(agentRequests()[sent]?.messages);
       assert.ok(!wire.includes('旧的第二段') && !wire.includes('旧的回复'));
       assert.equal(host.followAsked, 0, 'the rerun moved the leaf itself: nobody was asked to bring prose along');
+      assert.deepEqual(host.leaveAsked, [], 'the last reply: no later turn leaves the branch, no question');
+    });
+
+    it('an older reply with later turns: asked once with their number; No changes nothing, Yes keeps them as a variant', async () => {
+      await turn('第一回', '\n一。\n');
+      const p1 = book.prose;
+      await turn('第二回', '\n二。\n');
+      await turn('第三回', '\n三。\n');
+      const p3 = book.prose;
+      const oldTip = book.session.leafId;
+      const first = messages().find((m) => m.role === 'assistant')!;
+      const sent = agentRequests().length;
+      const count = book.session.entryCount;
+
+      host.answerLeave = false;
+      assert.equal(await story.regenerate(first.id), undefined);
+      assert.deepEqual(host.leaveAsked, [2], 'the two later instructions were named');
+      assert.equal(agentRequests().length, sent, 'No: nothing was sent');
+      assert.equal(book.session.entryCount, count, 'nothing was written');
+      assert.equal(book.session.leafId, oldTip);
+      assert.equal(book.prose, p3, 'and the chapter keeps every turn');
+
+      host.answerLeave = true;
+      scriptTurn('\n新的一。\n', '新的回复。');
+      const result = await story.regenerate(first.id);
+      await story.idle();
+      assert.equal(result?.status, 'done');
+      assert.deepEqual(host.leaveAsked, [2, 2], 'asked once for this regenerate');
+      const prose = book.prose;
+      // The later turns are still there, as the old reply's variant: its tip is the old end.
+      const old = book.session.get(first.id)!;
+      assert.equal(book.session.tipOf(old.id), oldTip);
+      assert.equal(book.session.variants(old.id).siblings.length, 2);
+      assert.equal(prose, p1.replace('\n一。\n', '\n新的一。\n'));
     });
 
     it('on an empty session: nothingToRegenerate, and nothing is sent or written', async () => {
@@ -361,7 +404,7 @@ describe('Story: the turn verbs', function () {
       assert.equal(story.canRetry, false, 'no Retry while writing');
       const stopped = await held.release();
       assert.equal(stopped?.status, 'aborted');
-      assert.deepEqual(story.notice, { kind: 'stopped' });
+      assert.deepEqual(story.notice, { kind: 'stopped', kept: false }, 'stopped before the model wrote a word: nothing was kept');
       assert.equal(story.canRetry, true);
       const entries = await onDisk();
       assert.deepEqual(types(entries), ['checkpoint', 'user', 'assistant']);
@@ -374,6 +417,16 @@ describe('Story: the turn verbs', function () {
       assert.equal(retried.userEntryId, entries[1]?.id);
       assert.equal(story.notice, undefined);
       assert.equal(story.canRetry, false);
+    });
+
+    it('after Stop with some of the reply streamed: the notice says the partial reply is kept', async () => {
+      server().enqueue({ text: ['雨下了', '一夜，', '……'], chunkDelayMs: 400 });
+      const running = story.send('慢慢写。');
+      await until(() => story.stream?.text.includes('雨下了') === true);
+      story.stop();
+      assert.equal((await running)?.status, 'aborted');
+      assert.deepEqual(story.notice, { kind: 'stopped', kept: true });
+      assert.equal(lastOf(await onDisk(), 'assistant').text.startsWith('雨下了'), true);
     });
 
     it('Retry with nothing to retry: a failed notice, no request', async () => {
@@ -626,6 +679,163 @@ describe('Story: the turn verbs', function () {
       assert.deepEqual(host.events.at(-1), { kind: 'busyVerb', verb: 'compact' });
       await held.release();
       assert.equal(routed('summary').length, 0);
+    });
+  });
+
+  describe('the wait: reasoning and thinking time', () => {
+    /** What the Chat's streaming block showed at each redraw of it, in order. */
+    function watchStream(): { change: string; phase: string; view: StreamView | undefined; at: number }[] {
+      const seen: { change: string; phase: string; view: StreamView | undefined; at: number }[] = [];
+      host.watch = (e) => {
+        if (e.kind === 'live' && e.change !== 'render') seen.push({ change: e.change, phase: story.phase, view: story.stream && { ...story.stream }, at: Date.now() });
+      };
+      return seen;
+    }
+
+    it('streamed reasoning reaches StreamView.reasoning as it comes, never the reply; the reply entry keeps it for replay', async () => {
+      const seen = watchStream();
+      server().enqueue({ reasoning: ['先想想', '雨夜的气氛。'], text: ['雨', '下了一夜。'], chunkDelayMs: 20 });
+      const t0 = Date.now();
+      const result = await story.send('写第一段。');
+      await story.idle();
+      assert.equal(result?.status, 'done');
+      const streams = seen.filter((s) => s.change === 'stream').map((s) => s.view);
+      assert.deepEqual(streams.map((v) => [v?.reasoning ?? '', v?.text]), [
+        ['先想想', ''], ['先想想雨夜的气氛。', ''], ['先想想雨夜的气氛。', '雨'], ['先想想雨夜的气氛。', '雨下了一夜。'],
+      ], 'each piece is reported as a stream change');
+      assert.ok(streams.every((v) => !v?.text.includes('想')), 'the reasoning never reaches the reply text');
+      const since = streams[0]?.since;
+      assert.ok(since !== undefined && since >= t0 && since <= seen[0]!.at, 'since: when the step began waiting, before the first piece');
+      assert.ok(streams.every((v) => v?.since === since), 'one step: one wait');
+      const reply = lastOf(await onDisk(), 'assistant');
+      assert.equal(reply.text, '雨下了一夜。');
+      assert.equal(reply.providerFields?.['reasoning_content'], '先想想雨夜的气氛。', 'the reasoning is kept on the entry as before');
+      assert.equal(story.stream, undefined, 'after the turn there is no streaming block');
+    });
+
+    it('each model step has its own reasoning and its own start time', async () => {
+      const seen = watchStream();
+      server().enqueue(
+        { reasoning: '第一步的想法。', toolCalls: [{ name: 'append_file', arguments: JSON.stringify({ path: CHAPTER, content: '\n一。\n' }) }] },
+        { reasoning: ['第二步', '的想法。'], text: '写好了。', delayMs: 30 },
+      );
+      const result = await story.send('写第一段。');
+      await story.idle();
+      assert.equal(result?.status, 'done');
+      const views = seen.map((s) => s.view).filter((v): v is StreamView => v !== undefined);
+      const first = views.filter((v) => v.reasoning?.includes('第一步'));
+      const second = views.filter((v) => v.reasoning?.includes('第二步'));
+      assert.ok(first.length > 0 && second.length > 0);
+      assert.ok(second.every((v) => !v.reasoning?.includes('第一步')), 'the second step starts with no reasoning of the first');
+      assert.equal(second.at(-1)?.reasoning, '第二步的想法。');
+      assert.ok(second[0]!.since! >= first[0]!.since!, 'the second wait starts after the first');
+      // When each step began (phase writing), its block had a start time and no reasoning yet.
+      const writing = seen.filter((s) => s.change === 'phase' && s.phase === 'writing');
+      assert.equal(writing.length, 2, 'two model steps');
+      assert.ok(writing.every((s) => s.view?.since !== undefined && s.view.since <= s.at && s.view.reasoning === undefined));
+      assert.equal(writing[1]!.view!.since, second[0]!.since, 'the second step\'s pieces count from its own start');
+    });
+  });
+
+  describe('an instruction sent while the scribe finishes', () => {
+    /** Turn 1 done, its scribe still at work for `ms`. */
+    async function scribing(ms = 600): Promise<void> {
+      scribeDelayMs = ms;
+      scriptTurn('\n一。\n');
+      assert.equal((await story.send('第一回'))?.status, 'done');
+      assert.equal(story.scribe.running, true);
+    }
+    const instructions = () => book.session.path().filter((e) => e.type === 'user').map((e) => (e as UserEntry).text);
+
+    it('is pending from Send until its instruction is appended, with a redraw at both edges', async () => {
+      await scribing();
+      const redraws: { pending: string | undefined; written: boolean }[] = [];
+      host.watch = (e) => {
+        if (e.kind === 'live' && e.change === 'render') redraws.push({ pending: story.pending?.text, written: instructions().includes('第二回') });
+      };
+      scriptTurn('\n二。\n');
+      const t0 = Date.now();
+      const second = story.send('第二回');
+      assert.equal(story.pending?.text, '第二回', 'pending at once');
+      assert.ok(story.pending!.since >= t0 && story.pending!.since <= Date.now());
+      assert.deepEqual(instructions(), ['第一回'], 'not in the session yet');
+      await until(() => story.phase === 'scribe' && story.busy);
+      assert.equal(story.pending?.text, '第二回', 'still pending while the runner waits for the scribe');
+      assert.equal(story.stream, undefined, 'no empty streaming block while it waits: nothing is being written');
+      assert.equal((await second)?.status, 'done');
+      await story.idle();
+      assert.equal(story.pending, undefined);
+      assert.deepEqual(instructions(), ['第一回', '第二回']);
+      assert.ok(redraws.every((r) => !(r.pending && r.written)), 'never pending and in the chat at once');
+      const shown = redraws.findIndex((r) => r.pending === '第二回');
+      const gone = redraws.findIndex((r) => r.written);
+      assert.ok(shown >= 0 && gone > shown, `a redraw showed it pending, then one showed it written: ${JSON.stringify(redraws)}`);
+      assert.equal(redraws[gone - 1]?.pending, '第二回', 'it was pending up to the redraw that shows it written');
+      const entries = await onDisk();
+      const state = entries.findIndex((e) => e.type === 'state');
+      assert.ok(state >= 0 && state < entries.findIndex((e) => e.type === 'user' && e.text === '第二回'), 'the scribe\'s state came first');
+    });
+
+    for (const when of ['at once', 'while the runner waits for the scribe'] as const) {
+      it(`Cancel ${when}: nothing is appended, no request, the send settles undefined`, async () => {
+        await scribing();
+        const sent = agentRequests().length;
+        host.all.length = 0;
+        const second = story.send('第二回');
+        if (when !== 'at once') await until(() => story.busy && story.phase === 'scribe');
+        assert.equal(story.cancelPending(), true);
+        assert.equal(story.pending, undefined, 'gone at once');
+        assert.equal(await second, undefined);
+        assert.equal(story.cancelPending(), false, 'nothing waits any more');
+        await story.idle();
+        assert.deepEqual(instructions(), ['第一回']);
+        assert.equal(agentRequests().length, sent, 'the model was never asked');
+        assert.equal(story.notice, undefined, 'nothing to say: nothing happened');
+        assert.deepEqual(host.turnEvents().filter((e) => e.startsWith('turnEnded')), [], 'no turn ended');
+        assert.equal(host.turnEvents().at(-1), 'scribe:applied', 'turn 1\'s scribe finished as usual');
+        assert.deepEqual(types(await onDisk()).slice(-2), ['checkpoint', 'state'], 'the session ends with turn 1');
+        assert.equal(story.busy, false);
+        // And the next Send goes through as usual.
+        await turn('第二回，再来', '\n二。\n');
+        assert.deepEqual(instructions(), ['第一回', '第二回，再来']);
+      });
+    }
+
+    it('Cancel while Send pins the hand edits (no scribe running): the instruction is still not written', async () => {
+      await turn('第一回', '\n一。\n');
+      const sent = agentRequests().length;
+      let release!: () => void;
+      let pinning = false;
+      host.beforeSave = () => {
+        pinning = true;
+        return new Promise<void>((r) => (release = r));
+      };
+      const second = story.send('第二回');
+      await until(() => pinning);
+      assert.equal(story.pending?.text, '第二回');
+      assert.equal(story.cancelPending(), true);
+      release();
+      assert.equal(await second, undefined);
+      await story.idle();
+      assert.deepEqual(instructions(), ['第一回']);
+      assert.equal(agentRequests().length, sent);
+      assert.deepEqual(types(await onDisk()).slice(-2), ['checkpoint', 'state'], 'the session ends with turn 1: no stopped reply either');
+      assert.equal(story.busy, false);
+    });
+
+    it('Stop while it waits cancels it; a second Send while one waits is refused as waiting', async () => {
+      await scribing();
+      const second = story.send('第二回');
+      await until(() => story.busy);
+      assert.equal(await story.send('第三回'), undefined);
+      assert.deepEqual(host.events.at(-1), { kind: 'instructionWaiting' });
+      assert.equal(story.pending?.text, '第二回', 'the first one still waits');
+      assert.equal(story.stop(), true);
+      assert.equal(await second, undefined);
+      assert.equal(story.pending, undefined);
+      await story.idle();
+      assert.deepEqual(instructions(), ['第一回']);
+      assert.equal(story.stop(), false, 'nothing left to stop');
     });
   });
 

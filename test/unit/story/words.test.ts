@@ -4,8 +4,8 @@
 import { strict as assert } from 'node:assert';
 import type { RestoreResult } from '../../../src/checkpoints';
 import type { StoryEvent, UndoOffer } from '../../../src/story';
-import { eventWords, noticeWords } from '../../../src/story/words';
-import { bundle } from '../fixtures/translation';
+import { eventWords, leaveTurnsWords, noticeWords, sayWords } from '../../../src/story/words';
+import { bundle, en as english } from '../fixtures/translation';
 
 
 const result = (written: string[], deleted: string[] = []): RestoreResult => ({ written, deleted } as unknown as RestoreResult);
@@ -24,6 +24,7 @@ const worded: StoryEvent[] = [
   { kind: 'staleUndoButton' }, { kind: 'undone', result: result(['a.md']), chatStays: true }, { kind: 'undone', result: result([]), chatStays: false },
   { kind: 'undoneChatOnly' }, { kind: 'undoNotNewest' }, { kind: 'undoGone' }, { kind: 'nothingToUndo' },
   { kind: 'undoFailed', message: 'x' }, { kind: 'checkpointSkipped', message: 'disk full', corrupt: true },
+  { kind: 'instructionWaiting' }, { kind: 'branched', laterTurns: 1, undo: offer }, { kind: 'branched', laterTurns: 3, restored: result(['a.md'], ['b.md']), undo: offer },
 ];
 
 describe('Story words', () => {
@@ -31,7 +32,10 @@ describe('Story words', () => {
     for (const e of worded) {
       const w = eventWords(e, 'en');
       assert.ok(w, `${e.kind} has words`);
-      if (!w.text.literal) assert.ok(w.text.message in bundle, `"${w.text.message}" has a zh-cn translation`);
+      for (const t of [w.text, ...(w.more ? [w.more] : [])]) {
+        if (!t.literal) assert.ok(t.message in bundle, `"${t.message}" has a zh-cn translation`);
+        assert.doesNotMatch(t.message, /\(s\)/, 'no "(s)" plurals');
+      }
     }
     for (const e of [{ kind: 'live', change: 'render' }, { kind: 'unavailable' }] as StoryEvent[]) assert.equal(eventWords(e, 'en'), undefined);
   });
@@ -44,6 +48,47 @@ describe('Story words', () => {
     const quiet = eventWords({ kind: 'restored', withChat: true, result: result([], ['x.md']) }, 'en')!;
     assert.equal(quiet.suffix, ' (−x.md)');
     assert.equal(quiet.undo, undefined);
+  });
+
+  it('counts read in the singular and the plural, never "(s)"', () => {
+    const restored = (written: string[], withChat: boolean) => english(eventWords({ kind: 'restored', withChat, result: result(written, ['z.md']) }, 'en')!.text);
+    assert.equal(restored(['a.md'], true), 'Prose and chat restored: 1 file written, 1 removed.');
+    assert.equal(restored(['a.md', 'b.md'], true), 'Prose and chat restored: 2 files written, 1 removed.');
+    assert.equal(restored([], false), 'Prose restored: 0 files written, 1 removed. The chat stays where it is.');
+    assert.equal(restored(['a.md'], false), 'Prose restored: 1 file written, 1 removed. The chat stays where it is.');
+    const undone = (written: string[], chatStays: boolean) => english(eventWords({ kind: 'undone', result: result(written), chatStays }, 'en')!.text);
+    assert.equal(undone(['a.md'], false), 'Restore undone: 1 file written, 0 removed.');
+    assert.match(undone(['a.md', 'b.md'], true), /^Restore undone: 2 files written, 0 removed\. That restore was made before/);
+    const branched = (laterTurns: number) => english(eventWords({ kind: 'branched', laterTurns, undo: offer }, 'en')!.text);
+    assert.equal(branched(1), 'Branched from here: 1 later turn is kept as a variant.');
+    assert.equal(branched(4), 'Branched from here: 4 later turns are kept as a variant.');
+    assert.match(english(leaveTurnsWords(1).detail), /^1 later turn leaves this branch\. It is kept/);
+    assert.match(english(leaveTurnsWords(3).detail), /^3 later turns leave this branch\. They are kept/);
+  });
+
+  it('branch here offers Undo, and says the prose followed with its files when it did', () => {
+    const plain = eventWords({ kind: 'branched', laterTurns: 2, undo: offer }, 'en')!;
+    assert.equal(plain.undo, offer);
+    assert.equal(plain.more, undefined);
+    const followed = eventWords({ kind: 'branched', laterTurns: 2, restored: result(['a.md'], ['b.md']), undo: offer }, 'en')!;
+    assert.equal(followed.undo, offer);
+    assert.equal(sayWords(followed, english), 'Branched from here: 2 later turns are kept as a variant. The prose followed: 1 file written, 1 removed. (a.md, −b.md)');
+  });
+
+  it('the question before a regenerate that leaves turns: its words and buttons are translated', () => {
+    const w = leaveTurnsWords(2);
+    for (const t of [w.question, w.detail, w.regenerate, w.dontAskAgain]) assert.ok(t.message in bundle, `"${t.message}" has a zh-cn translation`);
+  });
+
+  it('a stop says whether anything of the reply was kept', () => {
+    const kept = noticeWords({ kind: 'stopped', kept: true });
+    const empty = noticeWords({ kind: 'stopped', kept: false });
+    assert.match(kept.text.message, /partial reply is kept/);
+    assert.equal(empty.text.message, 'Stopped before the model wrote anything. Retry writes the turn again.');
+    assert.doesNotMatch(empty.text.message, /kept/);
+    assert.equal(kept.action, 'retry');
+    assert.equal(empty.action, 'retry');
+    for (const t of [kept.text, empty.text]) assert.ok(t.message in bundle);
   });
 
   it('a busy refusal reads like the runner\'s own, in the project language', () => {
@@ -59,7 +104,7 @@ describe('Story words', () => {
   it('the notice line: the failure\'s own words, Set API Key for an auth failure, Retry otherwise', () => {
     assert.deepEqual(noticeWords({ kind: 'failed', message: '401 bad key', auth: true }), { kind: 'error', text: { message: '401 bad key', args: [], literal: true }, action: 'setKey' });
     assert.equal(noticeWords({ kind: 'failed', auth: false }).text.message, 'The turn failed.');
-    assert.equal(noticeWords({ kind: 'stopped' }).action, 'retry');
+    assert.equal(noticeWords({ kind: 'stopped', kept: true }).action, 'retry');
     assert.equal(noticeWords({ kind: 'noModel' }).action, 'selectModel');
     assert.deepEqual(noticeWords({ kind: 'keyWithheld', setFor: 'https://a', endpoint: 'https://b' }).text.args, ['https://a', 'https://b']);
   });

@@ -1,7 +1,9 @@
 // A very small DOM, just what media/dom.js and media/chat.js use, so the Chat page's keyed updates
 // run in plain Node: nodes, text nodes, attributes, a few selectors (tag, .class, [attr], [attr="v"]),
-// focus, and the page's globals (acquireVsCodeApi, window's message listener). Not a browser: layout
-// is fixed (the log is always scrolled to its end).
+// focus with focusin/focusout, bubbling key events, and the page's globals (acquireVsCodeApi,
+// window's message listener, a clock and interval timers the test moves by hand). Not a browser: the
+// layout is a fixed rule (a line of inline content is 20 px, blocks stack, the log shows 100 px and
+// scrolls), enough to see whether the page keeps the reader's place.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
@@ -58,6 +60,24 @@ export class MiniNode {
   }
 }
 
+/** Elements laid out on one line with their neighbours; every other element is a block. */
+const INLINE = new Set(['SPAN', 'A', 'BUTTON', 'STRONG', 'SUMMARY']);
+const LINE = 20;
+
+/** The height of a node's content: each block child's height, plus the lines of its inline content. */
+function contentHeight(e: MiniNode): number {
+  let blocks = 0;
+  let lines = 0;
+  for (const c of e.childNodes) {
+    if (c instanceof MiniText) lines = Math.max(lines, c.data ? c.data.split('\n').length : 0);
+    else if (c instanceof MiniElement && !c.isHidden()) {
+      if (INLINE.has(c.tagName)) lines = Math.max(lines, c.textContent || c.childNodes.length ? 1 : 0);
+      else blocks += c.offsetHeight;
+    }
+  }
+  return blocks + lines * LINE;
+}
+
 export class MiniText extends MiniNode {
   constructor(root: () => MiniNode, public data: string) { super(root); }
   override get textContent(): string { return this.data; }
@@ -72,8 +92,9 @@ export class MiniElement extends MiniNode {
   value = '';
   disabled = false;
   hidden = false;
-  scrollTop = 0;
+  open = false;
   clientHeight = 100;
+  private scrolled = 0;
   rows = 0;
   placeholder = '';
   id = '';
@@ -83,15 +104,55 @@ export class MiniElement extends MiniNode {
     this.tagName = tag.toUpperCase();
   }
   get children(): MiniElement[] { return this.childNodes.filter((c): c is MiniElement => c instanceof MiniElement); }
-  get scrollHeight(): number { return 1000; }
+  isHidden(): boolean { return this.hidden || this.style['display'] === 'none'; }
+  /** The layout rule above; a hidden element takes no room. */
+  get offsetHeight(): number { return this.isHidden() ? 0 : contentHeight(this); }
+  /** From the top of the nearest positioned ancestor: the log (media/chat.css makes it one), else the body. */
+  get offsetTop(): number {
+    let y = 0;
+    for (let n: MiniNode = this; n.parentNode; n = n.parentNode) {
+      const parent: MiniNode = n.parentNode;
+      for (const c of parent.childNodes) {
+        if (c === n) break;
+        if (c instanceof MiniElement && !INLINE.has(c.tagName)) y += c.offsetHeight;
+      }
+      if (parent instanceof MiniElement && (parent.id === 'log' || parent.tagName === 'BODY')) break;
+    }
+    return y;
+  }
+  get scrollHeight(): number { return Math.max(this.clientHeight, contentHeight(this)); }
+  get scrollTop(): number { return this.scrolled; }
+  set scrollTop(v: number) { this.scrolled = Math.max(0, Math.min(Math.round(v), this.scrollHeight - this.clientHeight)); }
   setAttribute(k: string, v: unknown): void { this.attrs[k] = String(v); if (k === 'id') this.id = String(v); }
   getAttribute(k: string): string | null { return this.attrs[k] ?? null; }
   hasAttribute(k: string): boolean { return k in this.attrs; }
+  removeAttribute(k: string): void { delete this.attrs[k]; }
   get className(): string { return this.attrs['class'] ?? ''; }
   set className(v: string) { this.attrs['class'] = v; }
   addEventListener(t: string, f: (e: unknown) => void): void { (this.listeners[t] ??= []).push(f); }
-  click(): void { for (const f of this.listeners['click'] ?? []) f({ preventDefault: () => undefined }); }
-  focus(): void { this.doc.activeElement = this; }
+  /** A disabled button ignores clicks, as in a browser. */
+  click(): void { if (!this.disabled) for (const f of this.listeners['click'] ?? []) f({ preventDefault: () => undefined }); }
+  /** Fires an event here and on every ancestor (until a listener stops it); true when no listener prevented its default. */
+  dispatch(type: string, init: Record<string, unknown> = {}): boolean {
+    let stopped = false;
+    let prevented = false;
+    const event = { type, target: this, ...init, preventDefault: () => { prevented = true; }, stopPropagation: () => { stopped = true; } };
+    for (let n: MiniNode | null = this; n && !stopped; n = n.parentNode) {
+      if (n instanceof MiniElement) for (const f of n.listeners[type] ?? []) f(event);
+    }
+    return !prevented;
+  }
+  /** A key pressed while this element has focus. */
+  key(key: string, init: Record<string, unknown> = {}): boolean { return this.dispatch('keydown', { key, ...init }); }
+  /** Focus moves here (not onto a disabled element), with focusout on the old element and focusin here. */
+  focus(): void {
+    if (this.disabled) return;
+    const was = this.doc.activeElement;
+    if (was === this) return;
+    this.doc.activeElement = this;
+    if (was instanceof MiniElement) was.dispatch('focusout', { relatedTarget: this });
+    this.dispatch('focusin', { relatedTarget: was ?? null });
+  }
   matches(selector: string): boolean { return selector.split(',').some((s) => matchOne(this, s.trim())); }
   closest(selector: string): MiniElement | null {
     for (let n: MiniNode | null = this; n instanceof MiniElement; n = n.parentNode) if (n.matches(selector)) return n;
@@ -124,9 +185,37 @@ function matchOne(e: MiniElement, s: string): boolean {
   return true;
 }
 
+/** The page's clock and interval timers, moved by the test. */
+export class FakeClock {
+  now = 1_700_000_000_000;
+  private timers = new Map<number, { every: number; next: number; run: () => void }>();
+  private ids = 0;
+  setInterval(run: () => void, every: number): number {
+    const id = ++this.ids;
+    this.timers.set(id, { every, next: this.now + every, run });
+    return id;
+  }
+  clearInterval(id: number): void { this.timers.delete(id); }
+  /** How many interval timers are running. */
+  get running(): number { return this.timers.size; }
+  /** Moves the clock on, running each timer as often as it falls due. */
+  advance(ms: number): void {
+    const end = this.now + ms;
+    for (;;) {
+      const due = [...this.timers.values()].filter((t) => t.next <= end).sort((a, b) => a.next - b.next)[0];
+      if (!due) break;
+      this.now = due.next;
+      due.next += due.every;
+      due.run();
+    }
+    this.now = end;
+  }
+}
+
 export interface Page {
   /** What the page posted to the host (copied out of the page's context). */
   posted: unknown[];
+  clock: FakeClock;
   /** Delivers a message from the host (as postMessage would: a copy). */
   send(message: unknown): void;
   body: MiniElement;
@@ -156,12 +245,20 @@ export function loadPage(name: 'chat', labels: Record<string, string>): Page {
   const posted: unknown[] = [];
   const listeners: ((e: { data: unknown }) => void)[] = [];
   let state: unknown = null;
-  const window = { addEventListener: (_: string, f: (e: { data: unknown }) => void) => listeners.push(f), setTimeout, worldlineDom: undefined as unknown };
+  const clock = new FakeClock();
+  const window = {
+    addEventListener: (_: string, f: (e: { data: unknown }) => void) => listeners.push(f), setTimeout,
+    setInterval: (f: () => void, ms: number) => clock.setInterval(f, ms), clearInterval: (id: number) => clock.clearInterval(id),
+    worldlineDom: undefined as unknown,
+  };
+  class PageDate extends Date {
+    static override now(): number { return clock.now; }
+  }
   const context = vm.createContext({
-    window, document: doc, HTMLElement: MiniElement, Text: MiniText, setTimeout, console, JSON, Object, Array, Math, String,
+    window, document: doc, HTMLElement: MiniElement, Text: MiniText, Date: PageDate, setTimeout, console, JSON, Object, Array, Math, String,
     acquireVsCodeApi: () => ({ postMessage: (m: unknown) => posted.push(JSON.parse(JSON.stringify(m)) as unknown), getState: () => state, setState: (s: unknown) => { state = s; } }),
   });
   const media = path.resolve(__dirname, '..', '..', '..', '..', 'media');
   for (const file of ['dom.js', `${name}.js`]) vm.runInContext(fs.readFileSync(path.join(media, file), 'utf8'), context, { filename: file });
-  return { posted, body, document: doc, send: (message) => { for (const f of listeners) f({ data: JSON.parse(JSON.stringify(message)) as unknown }); } };
+  return { posted, clock, body, document: doc, send: (message) => { for (const f of listeners) f({ data: JSON.parse(JSON.stringify(message)) as unknown }); } };
 }

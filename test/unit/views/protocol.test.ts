@@ -12,7 +12,7 @@ const id = fc.string({ maxLength: 12 });
 const text = fc.string({ maxLength: 40 });
 
 const chatMessage: fc.Arbitrary<FromChatPage> = fc.oneof(
-  fc.constantFrom<FromChatPage>({ type: 'ready' }, { type: 'stop' }, { type: 'retry' }),
+  fc.constantFrom<FromChatPage>({ type: 'ready' }, { type: 'stop' }, { type: 'retry' }, { type: 'cancelPending' }),
   text.map((t): FromChatPage => ({ type: 'send', text: t })),
   fc.record({ type: fc.constantFrom('regenerate', 'branchHere', 'copy', 'showChanges' as const), id }),
   fc.record({ type: fc.constant('variant' as const), id, delta: fc.constantFrom(-1 as const, 1 as const) }),

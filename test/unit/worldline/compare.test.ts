@@ -41,6 +41,20 @@ describe('compare saves', () => {
     await book.close();
   });
 
+  it('saves whose checkpoints the store no longer has are "lost", not a git error', async () => {
+    const book = await ProseBook.open();
+    await book.turn('问名', { 'chapters/01.md': '# 第一章\n\n她说她叫青梧。\n' }, '夜里');
+    const ask = await book.save('雨夜问名');
+    await book.turn('问生死', { 'chapters/02.md': '茶盏落地。\n' }, '子时');
+    const direct = await book.save('直问生死');
+    // Another store (as after the shadow repo was deleted and rebuilt) holds none of these commits.
+    const rebuilt = await ProseBook.open();
+    assert.deepEqual(await compareSaves(book.session, ask.saveId, direct.saveId, rebuilt.repo), { kind: 'lost' });
+    assert.equal((await compareSaves(book.session, ask.saveId, direct.saveId, book.repo)).kind, 'changed', 'its own store still compares');
+    await rebuilt.close();
+    await book.close();
+  });
+
   it('a save before any checkpoint has no prose to compare; its state is the opening', async () => {
     const book = await ProseBook.open();
     await book.session.append({ type: 'user', text: '开场' });

@@ -13,6 +13,8 @@ import { SaveFlows, type SaveFlowHost, type SaveStory } from '../../../src/world
 import { sidecarPath } from '../../../src/worldline/sidecar';
 import { english, ScriptedPrompter, type Answer } from '../fixtures/scriptedPrompter';
 import { CHAPTER, openStoryFixture, type StoryFixture } from '../story/helpers';
+import type { ShadowRepo } from '../../../src/checkpoints';
+import { openRepo } from '../checkpoints/helpers';
 
 const bundle = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', '..', '..', 'l10n', 'bundle.l10n.zh-cn.json'), 'utf8')) as Record<string, string>;
 const NO_SAVES = 'There are no save points yet. Use Worldline: Save Point… to make one.';
@@ -33,7 +35,11 @@ class Rig {
   sessionOpen = true;
   story: SaveStory | undefined;
   storeOn = true;
+  /** Another store than the book's (one that lost the save's checkpoint). */
+  repo: ShadowRepo | undefined;
   openFails = false;
+  /** The titles of the work shown with progress. */
+  readonly progress: string[] = [];
 
   constructor(readonly fx: StoryFixture, answers: Answer[] = []) {
     this.prompter = new ScriptedPrompter(answers);
@@ -44,7 +50,7 @@ class Rig {
       open: () => (this.sessionOpen ? { root: fx.book.root, title: '听雨', lang: 'zh', session: fx.book.session } : undefined),
       ensureStory: () => Promise.resolve(this.story),
       currentStory: () => this.story,
-      store: () => Promise.resolve(this.storeOn ? fx.book.repo : undefined),
+      store: () => Promise.resolve(this.storeOn ? this.repo ?? fx.book.repo : undefined),
       showDiff: (left, right, title, preview) => {
         this.diffs.push({ left, right, title: english(title), preview, literal: title.literal === true });
         return Promise.resolve();
@@ -57,6 +63,10 @@ class Rig {
       nameOf: (target) => path.basename(target),
       openDocument: (target) => (this.openFails ? Promise.reject(new Error('the editor is gone')) : Promise.resolve(void this.opened.push(target))),
       changed: () => void this.changes++,
+      progress: (title, work) => {
+        this.progress.push(english(title));
+        return work();
+      },
     };
     this.flows = new SaveFlows(host);
   }
@@ -64,7 +74,7 @@ class Rig {
   /** A fresh script on the same book (each command gets its own answers). */
   answer(...answers: Answer[]): Rig {
     const next = new Rig(this.fx, answers);
-    Object.assign(next, { sessionOpen: this.sessionOpen, story: this.story, storeOn: this.storeOn, dialogAnswer: this.dialogAnswer });
+    Object.assign(next, { sessionOpen: this.sessionOpen, story: this.story, storeOn: this.storeOn, repo: this.repo, dialogAnswer: this.dialogAnswer });
     return next;
   }
 
@@ -144,7 +154,7 @@ describe('save and worldline flows', function () {
   });
 
   describe('Load Save', () => {
-    it('picked from the saves (you are here marked, the line as description): the prose and the leaf return to it', async () => {
+    it('picked from the saves (you are here marked, the line with the in-story time and place as description): the prose and the leaf return to it', async () => {
       const rig = new Rig(fx);
       const first = await turnAndSave(rig, '问名', '「客官贵姓？」\n', '雨夜问名');
       const proseAtFirst = fx.book.prose;
@@ -155,8 +165,10 @@ describe('save and worldline flows', function () {
       const asked = load.prompter.asked[0]!;
       assert.equal(asked.title, 'Load Save');
       assert.deepEqual(asked.labels, ['雨夜问名', '$(location) 直问生死']);
-      assert.deepEqual(asked.descriptions, ['主线', '主线']);
+      // The line, then the in-story time and place of the save's scene state (the book's scribe writes the instruction as the time).
+      assert.deepEqual(asked.descriptions, ['主线 · 问名 · 客栈', '主线 · 问生死 · 客栈']);
       assert.equal(asked.pick?.matchOnDescription, true);
+      assert.equal(asked.pick?.matchOnDetail, true);
       assert.equal(fx.book.prose, proseAtFirst);
       assert.equal(fx.book.session.leafId, first.id);
       assert.equal(load.changes, 1);
@@ -210,7 +222,7 @@ describe('save and worldline flows', function () {
       assert.equal(await rename.flows.renameWorldline(), true);
       const [pick, ask] = rename.prompter.asked as [typeof rename.prompter.asked[0], typeof rename.prompter.asked[0]];
       assert.equal(pick.title, 'Rename Worldline');
-      assert.deepEqual(pick.descriptions, ['1 save(s)']);
+      assert.deepEqual(pick.descriptions, ['1 save']);
       assert.equal(ask.ask?.value, '主线');
       assert.equal(english(ask.ask!.validate!('   ')!), 'The name cannot be empty.');
       assert.equal(ask.ask!.validate!('x'), undefined);
@@ -399,7 +411,8 @@ describe('save and worldline flows', function () {
         assert.match(text, /客官贵姓/);
         assert.doesNotMatch(text, /后来改过/);
         assert.deepEqual(exp.dialogs, [], 'no dialog with a target');
-        assert.deepEqual(exp.prompter.notified.map((n) => [n.text, n.buttons]), [[`Exported 1 file(s) as ${path.basename(target)}.`, ['Open']]]);
+        assert.deepEqual(exp.prompter.notified.map((n) => [n.text, n.buttons]), [[`Exported 1 chapter to ${path.basename(target)}.`, ['Open']]]);
+        assert.deepEqual(exp.progress, ['Reading the manuscript at "雨夜问名"…'], 'reading the book out of the store shows progress');
         assert.ok(exp.translated());
         await exp.flows.idle();
         assert.deepEqual(exp.opened, [target]);
@@ -454,6 +467,30 @@ describe('save and worldline flows', function () {
       closed.sessionOpen = false;
       assert.equal(await closed.flows.exportWorldline(saved.saveId), undefined);
       assert.deepEqual([...off.dialogs, ...noProse.dialogs, ...escaped.dialogs, ...closed.dialogs], []);
+    });
+  });
+
+  describe('Export over a lost checkpoint store', () => {
+    it('the store was deleted and started anew: the novelist is told in words, with no commit id; nothing is written', async () => {
+      const rig = new Rig(fx);
+      const saved = await turnAndSave(rig, '问名', '「客官贵姓？」\n', '雨夜问名');
+      fx.book.repo.close();
+      fs.rmSync(path.join(fx.book.root, '.worldline', 'checkpoints.git'), { recursive: true, force: true });
+      const fresh = await openRepo(fx.book.root);
+      try {
+        const lost = rig.answer();
+        lost.repo = fresh;
+        const target = path.join(fx.book.root, '..', `lost-${Date.now()}.md`);
+        assert.equal(await lost.flows.exportWorldline(saved.saveId, target), undefined);
+        assert.equal(fs.existsSync(target), false, 'nothing written');
+        const [said] = lost.prompter.notified;
+        assert.equal(said?.level, 'warning');
+        assert.match(said?.text ?? '', /no longer in the checkpoint store/);
+        assert.doesNotMatch(said?.text ?? '', /[0-9a-f]{7,}/, 'no commit id');
+        assert.ok(lost.translated());
+      } finally {
+        fresh.close();
+      }
     });
   });
 
