@@ -7,6 +7,7 @@ import { registerProjectCommands } from './views/commands';
 import { registerViews } from './views/registerViews';
 import { registerAgentCommands } from './views/agentCommands';
 import { registerProviderCommands } from './views/providerCommands';
+import { registerImportCommands } from './views/importCommands';
 import type { Views } from './views/registerViews';
 
 /** What the extension returns from activate(): used by the integration tests. */
@@ -19,6 +20,7 @@ export interface WorldlineApi {
   statusBar(): Views['statusBar'];
   checkpoints(): Views['checkpoints'];
   worldlines(): Views['worldlines'];
+  codex(): Views['codex'];
 }
 
 let novel: NovelWorkspace | undefined;
@@ -41,6 +43,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Worldl
     ...views.disposables,
     ...registerProjectCommands(() => novel, log, (action) => views.stories.idle(action)),
     ...registerAgentCommands(views),
+    ...registerImportCommands(() => novel, log),
     ...registerProviderCommands(views.keys, views.settingsWatch, log, () => views.stories.current()?.clearNotice()),
   );
   log.info(`Worldline activated${root ? ` for ${root.fsPath}` : ' without a folder'}`);
@@ -52,6 +55,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Worldl
     statusBar: () => views.statusBar,
     checkpoints: () => views.checkpoints,
     worldlines: () => views.worldlines,
+    codex: () => views.codex,
   };
 }
 

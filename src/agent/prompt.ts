@@ -1,10 +1,12 @@
 // The agent's request, built purely from the branch: system prompt (+ summary), the branch replayed,
 // each instruction after the summary with its block in front (the full scene state, or what
-// changed since the instruction before: src/agent/sentBlocks.ts), the recall after the newest
-// instruction, then put into the shape every endpoint accepts (requestShape.ts). Every message up
-// to the newest instruction's text is serialized exactly as last time, so each request extends the
-// previous one byte for byte and provider prompt caches keep hitting; only the recall (sent once)
-// and a new summary change the prefix (src/memory/compactContext.ts).
+// changed since the instruction before: src/agent/sentBlocks.ts; for the newest one, the codex
+// entries the turn names after it, src/codex/story.ts), the recall after the newest instruction,
+// then put into the shape every endpoint accepts (requestShape.ts). Every message before the
+// newest instruction is serialized exactly as last time, so each request extends the previous one
+// byte for byte and provider prompt caches keep hitting; only what is sent once with the newest
+// instruction (the codex block, the recall) and a new summary change that message next turn
+// (src/memory/compactContext.ts).
 import type { ContextMessage } from '../session/entries';
 import { appendToNewest, injectState, withBlock } from '../state/inject';
 import { blockLines } from '../state/text';

@@ -10,7 +10,8 @@
 //    model never folds more than FULL_EVERY - 1 change blocks (when a summary is overdue); a change
 //    block that would be longer than the full one is sent as the full one.
 // Instructions before the summary are replayed bare: the summary changed the prefix there already.
-// The recall is not here: it goes with the newest instruction only (src/agent/prompt.ts).
+// The recall and the codex block are not here: they go with the newest instruction only
+// (src/agent/turn.ts, src/agent/prompt.ts), so they are never replayed.
 import type { ContextMessage, Entry, SummaryEntry } from '../session/entries';
 import { formatState } from '../state/format';
 import { formatChanges } from '../state/formatChanges';

@@ -15,12 +15,18 @@ import {
   withEol,
   type Lang,
 } from './manuscript';
-import { manuscriptOf, type ManuscriptSpec } from '../project/manuscript';
+import { manuscriptOf, type ManuscriptMatcher, type ManuscriptSpec } from '../project/manuscript';
+import { isCodexFile, isInCodexFolder } from '../project/codexFolder';
+import { lookupText } from '../codex/lookup';
+import type { CodexEntry } from '../codex/types';
 import { isConfinementError } from './confinedFile';
 import { confineReal, confinementText, resolveAndConfine, resolveManuscriptPath } from './paths';
 
-export type ToolName = 'list_manuscript' | 'read_file' | 'write_file' | 'edit_file' | 'append_file' | 'world_state_get';
-export const TOOL_NAMES: readonly ToolName[] = ['list_manuscript', 'read_file', 'write_file', 'edit_file', 'append_file', 'world_state_get'];
+export type ToolName = 'list_manuscript' | 'read_file' | 'write_file' | 'edit_file' | 'append_file' | 'world_state_get' | 'codex_lookup';
+export const TOOL_NAMES: readonly ToolName[] = ['list_manuscript', 'read_file', 'write_file', 'edit_file', 'append_file', 'world_state_get', 'codex_lookup'];
+
+/** The setting that lets the agent write codex files (default off: the lore is the novelist's). */
+export const CODEX_WRITE_SETTING = 'worldline.codex.agentMayWrite';
 
 /** Output cap for read_file and list_manuscript, in characters. */
 export const READ_CAP_CHARS = 60_000;
@@ -54,6 +60,17 @@ export interface ToolContext {
   /** The scene state on the current branch (may return a promise); a string is passed through. */
   getState: () => unknown;
   lang: Lang;
+  /** The book's codex; without it codex paths are treated like any other non-manuscript path. */
+  codex?: CodexAccess;
+}
+
+export interface CodexAccess {
+  /** worldline.yaml `codex:`, POSIX, relative to the book. */
+  folder: string;
+  /** `worldline.codex.agentMayWrite`, read at each call. */
+  mayWrite(): boolean;
+  /** The entries of the codex now (cached by the caller). */
+  entries(): readonly CodexEntry[] | Promise<readonly CodexEntry[]>;
 }
 
 export interface ToolChange {
@@ -114,6 +131,9 @@ const FIELDS: Record<ToolName, FieldSpec[]> = {
     { name: 'content', type: 'string', required: true, en: 'Text to add at the end of the file.', zh: '要加到文件末尾的文字。' },
   ],
   world_state_get: [],
+  codex_lookup: [
+    { name: 'query', type: 'string', required: true, en: 'A name, alias or key of the entry, e.g. "Qingwu".', zh: '条目的名字、别名或关键词，例如「青梧」。' },
+  ],
 };
 
 const DESCRIPTIONS: Record<ToolName, { en: string; zh: string }> = {
@@ -140,6 +160,10 @@ const DESCRIPTIONS: Record<ToolName, { en: string; zh: string }> = {
   world_state_get: {
     en: 'Read the current scene state as JSON: in-story time, location, characters present with where they are, items and who holds them, facts, open threads and the roster of known names. Read-only: it is updated automatically after each turn.',
     zh: '以 JSON 读取当前场景状态：故事内时间、地点、在场人物及其所在、物品及持有者、事实、伏笔与未决线索、已登场名录。只读：每轮结束后会自动更新。',
+  },
+  codex_lookup: {
+    en: 'Look up the book\'s codex (the novelist\'s lore: characters, places, items, factions, rules, style) by name or key, and get the matching entries\' text. Entries named in the conversation are often already given with the instruction.',
+    zh: '按名字或关键词查询本书的设定集（作者写的人物、地点、物品、势力、规则、文风设定），返回匹配条目的内容。对话里提到的条目通常已随指令附上。',
   },
 };
 
@@ -495,6 +519,37 @@ async function worldStateGet(ctx: ToolContext): Promise<ToolOutcome> {
   return ok(typeof state === 'string' ? state : JSON.stringify(state, null, 2));
 }
 
+async function codexLookup(ctx: ToolContext, query: string): Promise<ToolOutcome> {
+  if (!ctx.codex) return ok(t(ctx.lang, 'The book has no codex.', '这本书没有设定集。'));
+  if (query.trim() === '') return error(t(ctx.lang, 'query is empty: give a name or key, e.g. "Qingwu".', 'query 为空：请给出名字或关键词，例如「青梧」。'));
+  return ok(lookupText(await ctx.codex.entries(), query, ctx.lang));
+}
+
+/** The matcher of the codex's entry files: what read and (when allowed) write tools may touch there. */
+function codexMatcher(folder: string): ManuscriptMatcher {
+  return {
+    globs: [`${folder}/**/*.md`],
+    matches: (p: string) => isCodexFile(folder, p),
+    mayContain: (dir: string) => dir === '' || isInCodexFolder(dir, folder) || isInCodexFolder(folder, dir),
+  };
+}
+
+/** When `input` names a file in the codex folder: its path and the codex's matcher. */
+function codexPathSpec(ctx: ToolContext, input: string): { rel: string; matcher: ManuscriptMatcher } | undefined {
+  if (!ctx.codex) return undefined;
+  const matcher = codexMatcher(ctx.codex.folder);
+  const lexical = resolveManuscriptPath(ctx.root, input, matcher, ctx.lang);
+  return lexical.ok ? { rel: lexical.rel, matcher } : undefined;
+}
+
+function codexWriteRefusal(rel: string, lang: Lang): string {
+  return t(
+    lang,
+    `"${rel}" is a codex file: the codex is the novelist's, and the agent may not change it. Ask the novelist to make the change (or to turn on the setting "${CODEX_WRITE_SETTING}"); codex_lookup and read_file can still read it.`,
+    `"${rel}" 是设定集文件：设定集归作者所有，助手不能修改。请让作者来改（或让作者打开设置项「${CODEX_WRITE_SETTING}」）；仍可用 codex_lookup 和 read_file 读取。`,
+  );
+}
+
 function isToolName(name: string): name is ToolName {
   return (TOOL_NAMES as readonly string[]).includes(name);
 }
@@ -512,7 +567,12 @@ export async function executeTool(ctx: ToolContext, name: string, argsJson: stri
   try {
     if (name === 'list_manuscript') return await listManuscript(ctx);
     if (name === 'world_state_get') return await worldStateGet(ctx);
-    const checked = await resolveAndConfine(ctx.fs, ctx.root, rel, ctx.globs, lang);
+    if (name === 'codex_lookup') return await codexLookup(ctx, str(args, 'query'));
+    // A codex file is confined exactly as a manuscript file is (same checks, the codex's matcher),
+    // and written only when the novelist allows it.
+    const codex = codexPathSpec(ctx, rel);
+    if (codex && name !== 'read_file' && !(ctx.codex?.mayWrite() ?? false)) return error(codexWriteRefusal(codex.rel, lang));
+    const checked = await resolveAndConfine(ctx.fs, ctx.root, rel, codex?.matcher ?? ctx.globs, lang);
     if (!checked.ok) return error(checked.error);
     rel = checked.rel;
     switch (name) {

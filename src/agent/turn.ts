@@ -33,6 +33,12 @@ export interface LoopDeps {
   blocks?(messages: readonly ContextMessage[], oldTurns: number): RequestBlocks;
   /** 【相关回忆】 for the turn: after the newest instruction, sent this turn only. */
   recall?: string;
+  /**
+   * The codex entries the turn names (src/codex/story.ts): their block goes after the state block
+   * in front of the newest instruction, this turn only, and their paths on the turn's first
+   * assistant entry (`codex`), so what the model saw can be shown.
+   */
+  codex?: { text: string; paths: readonly string[] };
   /** Model calls per turn at most. */
   maxSteps: number;
   model: string;
@@ -83,12 +89,23 @@ function notRunResult(lang: Lang): string {
   return t(lang, 'Not run: the novelist stopped the turn.', '未执行：作者停止了这一轮。');
 }
 
+/** The newest instruction's block: the state (or its changes), then the codex entries. */
+function withCodex(stateBlock: string, codex: string): string {
+  if (codex === '') return stateBlock;
+  return stateBlock === '' ? codex : `${stateBlock}\n\n${codex}`;
+}
+
 export async function runToolLoop(deps: LoopDeps): Promise<LoopOutcome> {
   const { session, lang, signal } = deps;
   const changes: ToolChange[] = [];
   const replies: AssistantEntry[] = [];
 
+  let codexRecorded = false;
   const append = async (entry: NewChainEntry): Promise<ChainEntry> => {
+    if (entry.type === 'assistant' && !codexRecorded) {
+      codexRecorded = true;
+      if (deps.codex && deps.codex.paths.length > 0) entry.codex = [...deps.codex.paths];
+    }
     const written = await session.append(entry);
     deps.emit({ type: 'entry', entry: written });
     return written;
@@ -130,7 +147,7 @@ export async function runToolLoop(deps: LoopDeps): Promise<LoopOutcome> {
       const blocks = deps.blocks?.(context, shaped.oldTurns);
       const request = {
         summaryText: view.summaryText, context, system: deps.system, lang,
-        stateBlock: blocks ? blocks.newest : deps.stateBlock,
+        stateBlock: withCodex(blocks ? blocks.newest : deps.stateBlock, deps.codex?.text ?? ''),
         ...(blocks ? { pastBlocks: blocks.past } : {}),
         ...(deps.recall ? { recall: deps.recall } : {}),
       };

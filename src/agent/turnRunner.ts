@@ -277,6 +277,14 @@ export class TurnRunner {
           this.emit({ type: 'warning', message: `Recall failed: ${messageOf(err)}` });
         }
       }
+      let codex: { text: string; paths: readonly string[] } | undefined;
+      if (deps.hooks?.codex) {
+        try {
+          codex = await deps.hooks.codex({ userEntryId, instruction: session.textOf(userEntryId) });
+        } catch (err) {
+          this.emit({ type: 'warning', message: `The codex could not be looked at: ${messageOf(err)}` });
+        }
+      }
       // Looked at once here, so a corrupt state entry above the instruction is said once.
       const warnings: string[] = [];
       const stateBlock = this.sent.fullBlock(userEntryId, blocks, warnings);
@@ -292,6 +300,7 @@ export class TurnRunner {
         stateBlock,
         blocks: (messages, oldTurns) => this.sent.blocks(messages, oldTurns, blocks, { current: turnEntryId }),
         ...(recalled ? { recall: recalled } : {}),
+        ...(codex && codex.text !== '' ? { codex } : {}),
         maxSteps: Math.max(1, Math.floor(deps.maxSteps)),
         model: deps.model,
         temperature: deps.temperature,

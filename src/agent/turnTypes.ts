@@ -83,6 +83,12 @@ export interface TurnHooks {
    */
   recall?(info: { userEntryId: string; instruction: string }): Promise<string | undefined>;
   /**
+   * Before the model is called: the codex entries the turn names, rendered (src/codex/story.ts),
+   * for after the state block in front of the instruction, and their paths to record on the turn.
+   * A failure only costs the codex block.
+   */
+  codex?(info: { userEntryId: string; instruction: string }): Promise<{ text: string; paths: readonly string[] } | undefined>;
+  /**
    * Before the model is called, after the leaf is on the turn's user entry. Regenerate and edit
    * use it to bring the prose back to the checkpoint before the turn. A failure ends the turn as
    * an error, before any model call.

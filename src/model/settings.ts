@@ -54,4 +54,6 @@ export interface WorldlineSettings extends AgentSettings {
    * credentials, no framing headers); sent only to the main endpoint's origin.
    */
   customHeaders?: Record<string, string>;
+  /** `worldline.codex.agentMayWrite`: the agent's write tools may change codex files. Default (and absent) false. */
+  codexAgentMayWrite?: boolean;
 }

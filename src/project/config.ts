@@ -1,7 +1,8 @@
 // worldline.yaml: the project file. Read tolerantly: every problem becomes a message with a line
 // number and the default for that field is used, so a typo never stops the novelist from writing.
 import { LineCounter, parseDocument, isMap, visit, type Document } from 'yaml';
-import { compileManuscript, type ManuscriptMatcher } from './manuscript';
+import { compileManuscript, MAX_PATTERNS, type ManuscriptMatcher } from './manuscript';
+import { checkCodexFolder, DEFAULT_CODEX_FOLDER, trackedMatcher } from './codexFolder';
 
 export type ProjectLanguage = 'zh' | 'en';
 export type LanguageSetting = ProjectLanguage | 'auto';
@@ -23,10 +24,18 @@ export interface ProjectConfig {
   /** The usable `manuscript:` globs, as written (problem patterns left out). */
   manuscript: string[];
   /**
-   * The one manuscript matcher, compiled from `manuscript` (src/project/manuscript.ts): the agent's
-   * tools, the checkpoints, the unsaved-editor checks and the word count all ask it.
+   * The one manuscript matcher, compiled from `manuscript` plus `!<codex>/**` (the lore is never
+   * manuscript; src/project/manuscript.ts): the agent's tools, the unsaved-editor checks and the
+   * word count all ask it. Its `globs` are the ones it was compiled from.
    */
   manuscriptMatcher: ManuscriptMatcher;
+  /** worldline.yaml `codex:`: the lore folder, POSIX, relative to the book (src/project/codexFolder.ts). Never manuscript. */
+  codex: string;
+  /**
+   * What the checkpoints track: the manuscript and the codex folder's *.md, so restores and "prose
+   * follows the branch" bring the lore back too. Decided here only; the store is given this.
+   */
+  trackedMatcher: ManuscriptMatcher;
   style: string;
   opening: OpeningScene;
   variables: Record<string, unknown>;
@@ -49,18 +58,21 @@ export const DEFAULT_MANUSCRIPT = ['**/*.md', '**/*.txt'];
 export const MAX_CONFIG_CHARS = 2_000_000;
 
 export function defaultConfig(): ProjectConfig {
+  const manuscript = manuscriptMatcherOf(DEFAULT_MANUSCRIPT, DEFAULT_CODEX_FOLDER);
   return {
     title: '',
     language: 'auto',
     manuscript: [...DEFAULT_MANUSCRIPT],
-    manuscriptMatcher: compileManuscript(DEFAULT_MANUSCRIPT).matcher,
+    manuscriptMatcher: manuscript,
+    codex: DEFAULT_CODEX_FOLDER,
+    trackedMatcher: trackedMatcher(manuscript, DEFAULT_CODEX_FOLDER),
     style: '',
     opening: { time: '', location: '', characters: [] },
     variables: {},
   };
 }
 
-const KNOWN_KEYS = new Set(['title', 'language', 'manuscript', 'style', 'opening', 'variables']);
+const KNOWN_KEYS = new Set(['title', 'language', 'manuscript', 'codex', 'style', 'opening', 'variables']);
 const OPENING_KEYS = new Set(['time', 'location', 'characters']);
 
 /**
@@ -167,12 +179,18 @@ export function parseProjectConfig(text: string, uiLang: ProjectLanguage = 'en')
       }
       if (compiled.usable) {
         config.manuscript = [...compiled.matcher.globs];
-        config.manuscriptMatcher = compiled.matcher;
       }
     } else {
       wrongType(['manuscript'], 'a list of glob patterns such as "chapters/**/*.md"', '一组路径模式，如「chapters/**/*.md」');
     }
   }
+  if ('codex' in root) {
+    const checked = checkCodexFolder(root.codex, uiLang);
+    if ('folder' in checked) config.codex = checked.folder;
+    else problems.push({ line: lineOf(['codex']) ?? keyLine('codex'), message: checked.problem });
+  }
+  config.manuscriptMatcher = manuscriptMatcherOf(config.manuscript, config.codex);
+  config.trackedMatcher = trackedMatcher(config.manuscriptMatcher, config.codex);
   if ('style' in root) {
     const v = root.style;
     if (typeof v === 'string') config.style = v;
@@ -214,6 +232,15 @@ export function parseProjectConfig(text: string, uiLang: ProjectLanguage = 'en')
   // No variables → no field, so the opening state has no `variables` (as before).
   if (Object.keys(config.variables).length > 0) config.opening.variables = config.variables;
   return { config, problems };
+}
+
+/**
+ * The manuscript matcher of usable `globs` with the codex folder taken out, through the one
+ * compiler (so the same pair always gives the same matcher). "codex/**" has a "/" inside, so it is
+ * read from the book folder: a "codex" folder deeper down stays manuscript.
+ */
+export function manuscriptMatcherOf(globs: readonly string[], codex: string): ManuscriptMatcher {
+  return compileManuscript([...globs.slice(0, MAX_PATTERNS - 1), `!${codex}/**`]).matcher;
 }
 
 /** 1-based line of the first alias (`*name`) in the document, if any. */

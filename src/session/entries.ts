@@ -76,6 +76,11 @@ export interface AssistantEntry extends Base {
   usage?: TokenUsage;
   finish: FinishReason;
   error?: string;
+  /**
+   * On a turn's first assistant entry: book-relative paths of the codex entries injected in front
+   * of its instruction (src/codex/injected.ts). Absent: none (and on entries older than the codex).
+   */
+  codex?: string[];
   /** Message-level fields the provider sent (see ProviderFields). */
   providerFields?: ProviderFields;
 }

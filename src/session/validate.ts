@@ -96,6 +96,7 @@ const FIELDS_BY_TYPE: Record<Entry['type'], Record<string, FieldCheck>> = {
     toolCalls: optional(toolCalls),
     usage: optional(usage),
     error: optional(str),
+    codex: optional(strArray),
     providerFields: optional(providerFields),
   },
   tool: { callId: str, name: str, result: str, isError: bool },

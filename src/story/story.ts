@@ -513,7 +513,12 @@ export class Story {
     }
     if (top?.kind === 'chat') {
       this.undoStack.pop();
+      const from = this.session.leafId;
       await this.moveLeaf(top.leafBefore);
+      // Turns written since (after Branch Here, after a chat-only load) may have changed the
+      // prose: it follows the branch back, as for any move.
+      const followed = await this.followProse(from);
+      if (followed) this.reportRestored(followed, false, this.pushRestore(followed, undefined));
       this.host.report({ kind: 'undoneChatOnly' });
       return 'chatOnly';
     }

@@ -23,6 +23,9 @@ import { isStaleLeafError, type Session } from '../session/session';
 import { planNewSave } from '../worldline/plan';
 import type { WorldlineSidecar } from '../worldline';
 import type { Branch } from './branch';
+import { CodexCache, stateNames } from '../codex/story';
+import { DEFAULT_CODEX_FOLDER } from '../project/codexFolder';
+import type { CodexAccess } from '../agent/tools';
 import type { ChatVerb, ContextRecovery, LiveChange, ScribeProblem, StoryHost, TurnNotice } from './host';
 
 /**
@@ -89,6 +92,8 @@ export class RerunCancelledError extends Error {
 export class StoryTurns {
   readonly runner: TurnRunner;
   readonly memory: SessionMemory;
+  /** The book's codex, read again only when its files change: injected each turn, read by codex_lookup. */
+  readonly codex: CodexCache;
   private phaseValue: TurnPhase = 'idle';
   private streamValue: StreamView | undefined;
   private noticeValue: TurnNotice | undefined;
@@ -107,6 +112,7 @@ export class StoryTurns {
   constructor(private readonly owner: TurnOwner) {
     const { host, session } = owner;
     const project = host.project();
+    this.codex = new CodexCache({ root: project.root, folder: () => codexFolderOf(host.project()), warn: (m) => host.log.warn(m) });
     this.memory = new SessionMemory({
       root: project.root,
       session,
@@ -132,6 +138,12 @@ export class StoryTurns {
         await owner.checkpoint(`before-${Date.now().toString(36)}`, true);
       },
       recall: ({ userEntryId, instruction }) => this.memory.recall(userEntryId, instruction),
+      codex: ({ userEntryId, instruction }) => this.codex.inject({
+        instruction,
+        // The branch as the model is sent it (edits applied, hidden messages out), the instruction itself left out.
+        recent: owner.session.contextWithSummary().messages.filter((m) => m.role !== 'tool' && m.entryId !== userEntryId).map((m) => m.text),
+        stateNames: stateNames(owner.branch().state.state),
+      }, { lang: host.project().lang }),
       beforeTurn: async ({ kind, userEntryId }) => {
         if (kind !== 'send' && !(await owner.resetProseForRerun(userEntryId))) throw new RerunCancelledError(host.project().lang);
       },
@@ -151,7 +163,7 @@ export class StoryTurns {
     const notPrepared: Pick<StreamingClient, 'stream'> = { stream: () => Promise.reject(new Error('the model client was not prepared')) };
     this.runner = new TurnRunner({
       session, client: notPrepared, lang: project.lang, style: '', title: '', maxSteps: 1, model: '', opening: project.branchOptions.opening,
-      toolContext: { fs: host.manuscriptFs(), root: project.root, globs: project.config.manuscriptMatcher, getState: () => owner.branch().state.state, lang: project.lang },
+      toolContext: { fs: host.manuscriptFs(), root: project.root, globs: project.config.manuscriptMatcher, getState: () => owner.branch().state.state, lang: project.lang, codex: this.codexAccess(false) },
       stateBudget: STATE_BLOCK_BUDGET,
       hooks,
       extraTools: [this.memory.searchTool()],
@@ -284,7 +296,13 @@ export class StoryTurns {
     return outcome;
   }
 
+  /** What the agent's tools may do with the codex: read always, write when the setting allows it. */
+  private codexAccess(mayWrite: boolean): CodexAccess {
+    return { folder: codexFolderOf(this.owner.host.project()), mayWrite: () => mayWrite, entries: () => this.codex.entries() };
+  }
+
   dispose(): void {
+    this.codex.dispose();
     this.runner.dispose();
     void this.memory.close();
   }
@@ -367,7 +385,7 @@ export class StoryTurns {
         ...requestOptions(settings, settings.baseUrl, 'stream'),
       })),
       maxTokens: settings.maxOutputTokens,
-      toolContext: { fs: host.manuscriptFs(), root: project.root, globs: project.config.manuscriptMatcher, getState: () => this.owner.branch().state.state, lang },
+      toolContext: { fs: host.manuscriptFs(), root: project.root, globs: project.config.manuscriptMatcher, getState: () => this.owner.branch().state.state, lang, codex: this.codexAccess(settings.codexAgentMayWrite === true) },
       lang,
       style: project.config.style,
       title: project.config.title,
@@ -627,4 +645,9 @@ export function laterTurns(path: readonly { readonly id: string; readonly type: 
   const at = path.findIndex((e) => e.id === entryId);
   if (at < 0) return 0;
   return path.slice(at + 1).filter((e) => e.type === 'user').length;
+}
+
+/** worldline.yaml `codex:` (a project made without it, as older callers do, has the default). */
+function codexFolderOf(project: { config: { codex?: string } }): string {
+  return project.config.codex ?? DEFAULT_CODEX_FOLDER;
 }

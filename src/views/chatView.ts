@@ -185,7 +185,7 @@ export class ChatViewProvider extends WebviewHost<ToChatPage, FromChatPage> {
   private async openFile(input: string): Promise<void> {
     const novel = this.getNovel();
     if (!novel) return;
-    const checked = resolveManuscriptPath(novel.root.fsPath, input, novel.config.manuscript, novel.language);
+    const checked = resolveManuscriptPath(novel.root.fsPath, input, novel.config.manuscriptMatcher, novel.language);
     if (!checked.ok) {
       void vscode.window.showWarningMessage(checked.error);
       return;

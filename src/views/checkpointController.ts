@@ -12,6 +12,7 @@ import type { Text } from '../common/text';
 import { checkpointProblemWords, sayWords } from '../story/problemWords';
 import type { CheckpointDocument, WorkingDocument } from '../protocol/diff';
 import { ManuscriptChanges } from '../project/manuscriptChanges';
+import type { ManuscriptSpec } from '../project/manuscript';
 import { ManuscriptWatch } from './manuscriptWatch';
 import type { NovelWorkspace } from './novel';
 import type { Log } from './log';
@@ -43,7 +44,7 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
   constructor(private readonly getNovel: () => NovelWorkspace | undefined, private readonly notices: Notices, private readonly log: Log) {
     this.handle = new StoreHandle({
       restricted: () => this.restricted(),
-      book: () => { const novel = this.getNovel(); return novel && { root: novel.root.fsPath, globs: novel.config.manuscript }; },
+      book: () => { const novel = this.getNovel(); return novel && { root: novel.root.fsPath, globs: novel.config.trackedMatcher }; },
       failed: (problem) => this.notices.warnOnce(problemText(UNAVAILABLE_WORDS, problem), problem.kind === 'corrupt'),
       log,
       options: { changes: this.changes, onRestored: () => this.restored.fire() },
@@ -133,7 +134,7 @@ export class CheckpointController implements vscode.Disposable, vscode.TextDocum
     }
   }
 
-  setGlobs(globs: string[]): void { this.handle.setGlobs(globs); }
+  setGlobs(globs: ManuscriptSpec): void { this.handle.setGlobs(globs); }
 
   /** Show Turn Changes ('previous') or Compare with Current Prose ('working'): src/checkpoints/changesFlow.ts. */
   async showChanges(checkpointEntryId: string | undefined, file?: string, against: ChangesAgainst = 'previous'): Promise<number> {

@@ -16,6 +16,8 @@ import { ApiKeys } from './settings';
 import { SettingsWatch } from './settingsWatch';
 import { SetupState } from './setupState';
 import { ContextKeys } from './contextKeys';
+import { CodexTreeProvider } from './codexTree';
+import { registerCodexCommands } from './codexCommands';
 
 export interface Views {
   disposables: vscode.Disposable[];
@@ -30,6 +32,8 @@ export interface Views {
   settingsWatch: SettingsWatch;
   /** What the first-run steps depend on (the Chat's empty state, the walkthrough's context keys). */
   setup: SetupState;
+  /** The Codex view's entries and missing names. */
+  codex: CodexTreeProvider;
 }
 
 export function registerViews(context: vscode.ExtensionContext, getNovel: () => NovelWorkspace | undefined, log: Log): Views {
@@ -46,6 +50,7 @@ export function registerViews(context: vscode.ExtensionContext, getNovel: () => 
   const worldlines = new WorldlineController(getNovel, stories, checkpoints, log);
   const tree = new WorldlinesTreeProvider(worldlines, { turns: stories });
   const graph = new WorldlineGraphViewProvider(extensionUri, getNovel, worldlines, log, { turns: stories });
+  const codex = new CodexTreeProvider(getNovel, log);
   const contextKeys = new ContextKeys(async () => {
     const novel = getNovel();
     const story = novel && stories.current();
@@ -73,20 +78,24 @@ export function registerViews(context: vscode.ExtensionContext, getNovel: () => 
     vscode.window.registerWebviewViewProvider('worldline.state', state),
     vscode.window.createTreeView('worldline.worldlines', { treeDataProvider: tree, showCollapseAll: true }),
     vscode.window.registerWebviewViewProvider('worldline.worldlineGraph', graph),
+    codex, vscode.window.createTreeView('worldline.codex', { treeDataProvider: codex, showCollapseAll: true }),
+    ...registerCodexCommands({ getNovel, tree: codex, keys, log }),
+    stories.onDidEndTurn(() => void codex.reload()), // the "injected last turn" badge
   ];
   const novel = getNovel();
   if (novel) {
     stories.current(); // the open session's Story: prose follows its branch from now on
     checkCheckpoints();
     disposables.push(
-      novel.onDidChangeSession(() => { stories.current(); checkCheckpoints(); chat.refresh(); state.refresh(); worldlines.refresh(); }),
-      novel.onDidChangeTree(() => { chat.refresh(); state.refresh(); worldlines.refresh(); }),
+      novel.onDidChangeSession(() => { stories.current(); checkCheckpoints(); chat.refresh(); state.refresh(); worldlines.refresh(); void codex.reload(); }),
+      novel.onDidChangeTree(() => { chat.refresh(); state.refresh(); worldlines.refresh(); codex.branchMoved(); }),
       novel.onDidChangeConfig(() => {
         chat.refresh(); state.refresh(); statusBar.render(); void statusBar.count(); contextKeys.update();
-        checkpoints.setGlobs(novel.config.manuscript);
+        checkpoints.setGlobs(novel.config.trackedMatcher);
+        void codex.reload(); // the codex folder may have moved
       }),
     );
     void checkpoints.checkHealth().catch((err: unknown) => log.warn(`checkpoint health check failed: ${String(err)}`));
   }
-  return { disposables, keys, state, chat, stories, statusBar, checkpoints, worldlines, settingsWatch, setup };
+  return { disposables, keys, state, chat, stories, statusBar, checkpoints, worldlines, settingsWatch, setup, codex };
 }

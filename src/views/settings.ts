@@ -34,6 +34,7 @@ export function readSettings(): WorldlineSettings {
     sideRequestTimeoutSeconds: timeoutSeconds(c.get<unknown>('sideRequestTimeoutSeconds'), DEFAULT_SIDE_REQUEST_TIMEOUT_S),
     maxOutputTokens: maxOutputTokens(c.get<unknown>('maxOutputTokens')),
     customHeaders: customHeaders(c.get<unknown>('customHeaders')).headers,
+    codexAgentMayWrite: c.get<unknown>('codex.agentMayWrite', false) === true,
   };
 }
 

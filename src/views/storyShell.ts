@@ -189,7 +189,7 @@ export class StoryShell implements vscode.Disposable {
     for (const doc of this.dirtyManuscript()) {
       if (await saveToDisk(doc)) {
         // Told at once: the checkpoint that follows must not wait for the watcher to see it.
-        const rel = novel && manuscriptPathAt(novel.config.manuscriptMatcher, novel.root.fsPath, doc.uri.fsPath);
+        const rel = novel && manuscriptPathAt(novel.config.trackedMatcher, novel.root.fsPath, doc.uri.fsPath);
         if (rel) this.checkpoints.changes.changed([rel]);
         continue;
       }
@@ -203,7 +203,7 @@ export class StoryShell implements vscode.Disposable {
     const novel = this.getNovel();
     if (!novel) return [];
     return vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'file'
-      && isManuscriptAt(novel.config.manuscriptMatcher, novel.root.fsPath, d.uri.fsPath));
+      && isManuscriptAt(novel.config.trackedMatcher, novel.root.fsPath, d.uri.fsPath)); // codex editors too: the restore writes them
   }
 
   dispose(): void {

@@ -399,6 +399,32 @@ export async function runUiTests(opts = {}) {
       log(`  worldline graph screenshot: ${path.relative(REPO_ROOT, shot)}`);
     }, { critical: false });
     await chatChecks({ test, ctx, log, figures: results.figures });
+    await test('the Codex view lists the sample entries by kind and the roster names without one (docs/codex.png)', async () => {
+      const page = ctx.page;
+      // The Codex view alone in the side bar, beside an entry open in the editor.
+      for (const title of ['Chat', 'Scene State', 'Worldlines', 'Worldline Graph']) {
+        const header = paneHeader(page, title);
+        if ((await header.count()) && (await header.getAttribute('aria-expanded')) === 'true') await header.click();
+      }
+      const header = paneHeader(page, 'Codex');
+      await header.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
+      if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+      const codex = pane(page, 'Codex');
+      const text = await poll(async () => {
+        const t = await codex.innerText();
+        return /镇北渡口/.test(t) && /称谓/.test(t) && /沈砚/.test(t) ? t : null;
+      }, { what: 'the sample entries and a roster name without an entry in the Codex view', timeoutMs: 30_000 });
+      log(`  Codex view: ${text.replace(/\s+/g, ' ').slice(0, 120)}`);
+      await page.locator('.part.editor').click({ position: { x: 400, y: 300 } });
+      await runCommand(page, 'View: Close All Editors').catch(() => {});
+      await codex.locator('.monaco-list-row', { hasText: '镇北渡口' }).first().click();
+      await page.locator('.part.editor .tab', { hasText: '镇北渡口' }).waitFor({ timeout: 15_000 });
+      await page.mouse.move(VIEWPORT.width - 5, VIEWPORT.height / 2);
+      await settledLayout(page);
+      const shot = path.join(path.dirname(screenshotPath), 'codex.png');
+      await page.screenshot({ path: shot });
+      log(`  codex screenshot: ${path.relative(REPO_ROOT, shot)}`);
+    }, { critical: false });
   };
 
   try {

@@ -127,15 +127,25 @@ export async function openPalette(page, query) {
   return input;
 }
 
-/** Runs a palette command by its title; `answers` are typed into the input boxes it opens. */
-export async function runCommand(page, title, answers = []) {
+/**
+ * Runs a palette command by its title; `answers` are typed into the input boxes it opens. A
+ * command refused because the agent is still finishing (its toast says so) opens no prompt: it is
+ * run once more after a moment.
+ */
+export async function runCommand(page, title, answers = [], attempt = 1) {
   const input = await openPalette(page, `>${title}`);
   await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15_000 });
   await page.keyboard.press('Enter');
   const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
-  for (const answer of answers) {
+  for (const [i, answer] of answers.entries()) {
     // The next prompt (an input box or a pick) opens empty; the palette's text is gone.
-    await poll(async () => (await input.isVisible()) && (await input.inputValue()) === '', { what: 'the command\'s prompt', timeoutMs: 10_000, intervalMs: 100 });
+    const prompt = poll(async () => (await input.isVisible()) && (await input.inputValue()) === '', { what: 'the command\'s prompt', timeoutMs: 10_000, intervalMs: 100 });
+    if (i === 0 && attempt < 3) {
+      if (!(await prompt.then(() => true, () => false))) {
+        await page.keyboard.press('Escape').catch(() => {});
+        return runCommand(page, title, answers, attempt + 1);
+      }
+    } else await prompt;
     await input.fill(answer);
     // An input box lists nothing; a pick filters to the answer first.
     await poll(async () => {

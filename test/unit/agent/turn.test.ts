@@ -59,7 +59,7 @@ describe('agent/turn', () => {
     assert.ok(last.endsWith('\n\n写开头'));
     assert.deepEqual(
       (req.tools as { function: { name: string } }[]).map((t) => t.function.name),
-      ['list_manuscript', 'read_file', 'write_file', 'edit_file', 'append_file', 'world_state_get'],
+      ['list_manuscript', 'read_file', 'write_file', 'edit_file', 'append_file', 'world_state_get', 'codex_lookup'],
     );
   });
 

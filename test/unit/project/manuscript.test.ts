@@ -56,10 +56,11 @@ describe('project/manuscript: the one matcher', () => {
 
   it('compiles equal lists to the same matcher, so the config\'s is the one everyone gets', () => {
     const { config } = parseProjectConfig('manuscript: ["chapters/**/*.md", "!chapters/drafts/**"]\n');
-    assert.equal(manuscriptOf(config.manuscript), config.manuscriptMatcher);
+    // The matcher is the written list with the codex folder taken out (src/project/codexFolder.ts).
+    assert.equal(manuscriptOf([...config.manuscript, '!codex/**']), config.manuscriptMatcher);
     assert.equal(manuscriptOf(config.manuscriptMatcher), config.manuscriptMatcher);
-    assert.deepEqual(config.manuscriptMatcher.globs, config.manuscript);
-    assert.equal(parseProjectConfig('').config.manuscriptMatcher, manuscriptOf(DEFAULT_MANUSCRIPT));
+    assert.deepEqual(config.manuscriptMatcher.globs, [...config.manuscript, '!codex/**']);
+    assert.equal(parseProjectConfig('').config.manuscriptMatcher, manuscriptOf([...DEFAULT_MANUSCRIPT, '!codex/**']));
   });
 
   it('isManuscriptAt takes native paths of files inside the book only', () => {
@@ -110,7 +111,7 @@ describe('project/manuscript: unusable patterns are config problems on their lin
     for (const text of ['manuscript:\n  - "!drafts/**"\n', 'manuscript: ".worldline/**"\n', 'manuscript:\n  - "../x"\n  - ""\n']) {
       const { config, problems } = parseProjectConfig(text);
       assert.deepEqual(config.manuscript, DEFAULT_MANUSCRIPT, text);
-      assert.equal(config.manuscriptMatcher, manuscriptOf(DEFAULT_MANUSCRIPT));
+      assert.equal(config.manuscriptMatcher, manuscriptOf([...DEFAULT_MANUSCRIPT, '!codex/**']));
       assert.match(problems.at(-1)!.message, /No usable manuscript pattern.*default/, text);
       for (const p of problems) assert.ok(p.line !== undefined && p.line >= 1 && p.line <= 3, `${text}: ${p.line}`);
     }

@@ -480,7 +480,8 @@ class Run {
         if (top.kind === 'chat') {
           assert.equal(result, 'chatOnly');
           assert.equal(this.session.leafId, top.leafBefore);
-          proseAlone = true;
+          // The chat goes back; turns written since may have moved the prose, which follows it.
+          proseAlone = !this.followed(pre.leaf);
           break;
         }
         assert.ok(result && typeof result === 'object', 'the newest restore was undone');
