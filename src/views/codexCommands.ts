@@ -11,7 +11,7 @@ import type { CodexEntry, CodexKind } from '../codex/types';
 import { sideChatClient } from '../memory';
 import { resolveLanguage } from '../project/config';
 import type { CodexTreeProvider } from './codexTree';
-import type { NovelWorkspace } from './novel';
+import { exists, type NovelWorkspace } from './novel';
 import type { Log } from './log';
 import { translate } from './notices';
 import { vscodePrompter } from './prompter';
@@ -26,15 +26,6 @@ export interface CodexCommandDeps {
 
 /** What Create Entry did: the file it wrote, or why not (tests read it). */
 export type CreateEntryResult = { written: string } | { discarded: true } | { error: string } | undefined;
-
-async function exists(uri: vscode.Uri): Promise<boolean> {
-  try {
-    await vscode.workspace.fs.stat(uri);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** `path`, or the first numbered path beside it that no file has yet. */
 async function freeUri(novel: NovelWorkspace, path: string): Promise<string> {

@@ -163,7 +163,8 @@ export class NovelWorkspace implements vscode.Disposable {
   }
 }
 
-async function exists(uri: vscode.Uri): Promise<boolean> {
+/** A file or folder is there (any stat failure counts as not). */
+export async function exists(uri: vscode.Uri): Promise<boolean> {
   try {
     await vscode.workspace.fs.stat(uri);
     return true;
