@@ -77,8 +77,12 @@ async function scrollToMiddle(frame, role) {
   const id = await frame.evaluate((role) => {
     const log = document.getElementById('log');
     const all = Array.from(log.querySelectorAll('.msg[data-id]'));
-    const fits = (m) => m.offsetHeight + 16 < log.clientHeight && m.offsetTop > 16 && m.offsetTop + log.clientHeight < log.scrollHeight - 40;
-    const candidates = all.slice(0, -1).filter((m) => m.getAttribute('data-role') === role && fits(m));
+    // Room below the view: a hidden message is shorter, and a log that shrinks past its end has
+    // to clamp its scroll (that is the browser, not the page moving the reader). Most room first.
+    const fits = (m, room) => m.offsetHeight + 16 < log.clientHeight && m.offsetTop > 16 && m.offsetTop + log.clientHeight < log.scrollHeight - room;
+    const ofRole = all.slice(0, -1).filter((m) => m.getAttribute('data-role') === role);
+    const roomy = ofRole.filter((m) => fits(m, 240));
+    const candidates = roomy.length > 0 ? roomy : ofRole.filter((m) => fits(m, 40));
     const m = candidates[Math.floor(candidates.length / 2)];
     if (!m) return null;
     log.scrollTop = m.offsetTop - 8;
