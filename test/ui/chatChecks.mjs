@@ -244,11 +244,13 @@ export async function chatChecks({ test, ctx, log, figures }) {
   await test('the Chat keeps its place after Hide, Unhide, Edit and the scribe, and follows a reply at the end', async () => {
     const page = ctx.page;
     // The Chat gets the side bar: the other views fold away.
-    for (const view of ['Chat', 'Scene State', 'Worldlines', 'Worldline Graph']) {
+    for (const view of ['Chat', 'Scene State', 'Codex', 'Worldlines', 'Worldline Graph']) {
       const header = page.locator(`.part.sidebar .pane-header[aria-label="${view} Section"]`);
       if (((await header.getAttribute('aria-expanded')) === 'true') !== (view === 'Chat')) await header.click();
     }
     const chat = await chatFrame(page);
+    // The side bar lays the Chat out anew: wait until it has the room.
+    await poll(async () => (await logSize(chat)).clientHeight >= 250, { what: 'the Chat to get the side bar', timeoutMs: 10_000, intervalMs: 200 }).catch(() => {});
     const more = ['沈砚第二天一早去渡口。', '沈砚在旧宅墙根下找到一块青石。', '青梧独自去了渡口。', '沈砚回到客栈。', '雨又下了起来。', '掌柜的来敲门。', '沈砚收起了玉佩。'];
     // Long enough that a message in the middle has screens of text above and below it.
     for (let i = 0; ; i++) {
