@@ -359,7 +359,7 @@
   function messageNode(m) {
     const cls = ['msg', m.role, m.hidden ? 'hidden' : '', m.finish === 'error' ? 'error' : '', m.finish === 'aborted' ? 'aborted' : ''].filter(Boolean).join(' ');
     const lost = !!(m.checkpoint && m.checkpoint.lost);
-    const who = el('div', { class: 'who' }, el('span', { class: 'name' }, m.role === 'user' ? L.you : L.agent),
+    const who = el('div', { class: 'who' }, el('span', { class: 'name' }, m.speaker || (m.role === 'user' ? L.you : L.agent)),
       m.edited ? el('span', { class: 'badge' }, L.editedBadge) : null,
       m.finish === 'aborted' ? el('span', { class: 'badge warning' }, L.stopped) : null,
       lost ? el('span', { class: 'badge warning', title: L.checkpointLostWhy, 'data-testid': 'checkpoint-lost' }, L.checkpointLost) : null,
@@ -740,7 +740,11 @@
       updateComposer();
       applyBusy();
     } else if (msg.type === 'focusInput') {
-      if (typeof msg.text === 'string') { input.value = msg.text; draft = msg.text; persist(); fitInput(); }
+      if (typeof msg.text === 'string') {
+        // A quote from the editor goes after what the novelist was writing, never over it.
+        const text = msg.append && input.value.trim() !== '' ? `${input.value.replace(/\s*$/, '')}\n\n${msg.text}` : msg.text;
+        input.value = text; draft = text; persist(); fitInput();
+      }
       input.focus();
     }
   }

@@ -216,6 +216,13 @@
       scribeNode = next;
       persist();
     }
+    if (msg.type === 'openYaml') {
+      ui.yamlOpen = true;
+      ui.yamlText = msg.text;
+      banner = null;
+      render();
+      persist();
+    }
     if (msg.type === 'editResult') {
       if (msg.ok) {
         ui.yamlOpen = false;

@@ -8,6 +8,7 @@ import { registerViews } from './views/registerViews';
 import { registerAgentCommands } from './views/agentCommands';
 import { registerProviderCommands } from './views/providerCommands';
 import { registerImportCommands } from './views/importCommands';
+import { registerChatImportCommands } from './views/chatImportCommands';
 import type { Views } from './views/registerViews';
 
 /** What the extension returns from activate(): used by the integration tests. */
@@ -21,6 +22,10 @@ export interface WorldlineApi {
   checkpoints(): Views['checkpoints'];
   worldlines(): Views['worldlines'];
   codex(): Views['codex'];
+  /** The continuity problems of the branch (diagnostics, quick fixes). */
+  continuity(): Views['continuity'];
+  /** The editor's writing tools and their version review. */
+  editorTools(): Views['editorTools'];
 }
 
 let novel: NovelWorkspace | undefined;
@@ -44,6 +49,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Worldl
     ...registerProjectCommands(() => novel, log, (action) => views.stories.idle(action)),
     ...registerAgentCommands(views),
     ...registerImportCommands(() => novel, log),
+    ...registerChatImportCommands(() => novel, log, (action) => views.stories.idle(action)),
     ...registerProviderCommands(views.keys, views.settingsWatch, log, () => views.stories.current()?.clearNotice()),
   );
   log.info(`Worldline activated${root ? ` for ${root.fsPath}` : ' without a folder'}`);
@@ -56,6 +62,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Worldl
     checkpoints: () => views.checkpoints,
     worldlines: () => views.worldlines,
     codex: () => views.codex,
+    continuity: () => views.continuity,
+    editorTools: () => views.editorTools,
   };
 }
 

@@ -1,6 +1,7 @@
 // The runner's scribe hook wired to `runScribe` on a session: ledger and last warnings at the turn's
 // end, leaf guard against the live session, the new state appended as a `state` entry.
 import type { ChatCompleter } from '../model/types';
+import type { StateEntry } from '../session/entries';
 import type { Session } from '../session/session';
 import { runScribe, type ScribeOutcome } from '../state/scribeRun';
 import { stateAt } from '../state/stateAt';
@@ -18,6 +19,8 @@ export interface ScribeHookOptions {
   /** True when worldline.yaml defines variables. */
   hasVariables: boolean;
   temperature?: number;
+  /** Told of the state entry the scribe appended (the continuity check stores its findings on it). */
+  onAppended?(entry: StateEntry, info: ScribeInfo): void;
 }
 
 export function createScribeHook(opts: ScribeHookOptions): (info: ScribeInfo) => Promise<ScribeOutcome> {
@@ -31,7 +34,8 @@ export function createScribeHook(opts: ScribeHookOptions): (info: ScribeInfo) =>
       isAncestorOrSelf: (a, b) => session.isAncestorOrSelf(a, b),
       // The guard runs inside the session's write queue: a navigation queued meanwhile is seen.
       appendState: async (e, guard) => {
-        await session.append({ type: 'state', state: e.state, by: e.by, warnings: e.warnings }, { guard });
+        const entry = await session.append({ type: 'state', state: e.state, by: e.by, warnings: e.warnings }, { guard });
+        opts.onAppended?.(entry as StateEntry, info);
         await session.flush(); // the turn's record is durable once its state is
       },
       // A ledger edit the novelist made on this chain during the call is merged onto, not lost.

@@ -1,6 +1,8 @@
 // What the Chat view shows of a branch: one message per user entry, and one per turn reply that
-// gathers the turn's assistant entries and tool results into compact lines. Pure: it reads a
-// Session and returns plain data.
+// gathers the turn's assistant entries and tool results into compact lines. An imported reply
+// (SillyTavern) is a message of its own, as it was there: a group chat's replies in a row stay
+// apart, each with its speaker and its own ◀ ▶ over its swipes. Pure: it reads a Session and
+// returns plain data.
 import type { ChainEntry, AssistantEntry, ToolEntry, FinishReason } from '../session/entries';
 
 export interface TranscriptSource {
@@ -33,6 +35,8 @@ export interface TranscriptMessage {
   error?: string;
   tools: TranscriptToolLine[];
   model?: string;
+  /** An imported message's speaker as the source named it (SillyTavern's `name`); absent on Worldline's own. */
+  speaker?: string;
   checkpoint?: { entryId: string; commit: string; changed: string[] };
 }
 
@@ -54,7 +58,17 @@ export function buildTranscript(source: TranscriptSource): TranscriptMessage[] {
         id: e.id, role: 'user', entryIds: [e.id], editId: e.id, text: source.textOf(e.id),
         hidden: source.isHidden(e.id), edited: source.sideFor(e.id, 'edit') !== undefined,
         variant: variantOf(e.id), tools: [],
+        ...(e.imported ? { speaker: e.imported.name } : {}),
       });
+    } else if (e.type === 'assistant' && e.imported) {
+      // Its own message; nothing after it joins it (an imported reply has no tool calls).
+      const own: TranscriptMessage = {
+        id: e.id, role: 'assistant', entryIds: [], editId: e.id, text: '', hidden: true, edited: false,
+        variant: variantOf(e.id), tools: [], speaker: e.imported.name,
+      };
+      addAssistant(own, e, source);
+      out.push(own);
+      reply = undefined;
     } else if (e.type === 'assistant') {
       if (!reply) {
         reply = {

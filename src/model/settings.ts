@@ -56,4 +56,6 @@ export interface WorldlineSettings extends AgentSettings {
   customHeaders?: Record<string, string>;
   /** `worldline.codex.agentMayWrite`: the agent's write tools may change codex files. Default (and absent) false. */
   codexAgentMayWrite?: boolean;
+  /** `worldline.continuity.check`: the continuity check after every turn, or off. Default (and absent) 'everyTurn'. */
+  continuityCheck?: 'everyTurn' | 'off';
 }

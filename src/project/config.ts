@@ -3,6 +3,7 @@
 import { LineCounter, parseDocument, isMap, visit, type Document } from 'yaml';
 import { compileManuscript, MAX_PATTERNS, type ManuscriptMatcher } from './manuscript';
 import { checkCodexFolder, DEFAULT_CODEX_FOLDER, trackedMatcher } from './codexFolder';
+import { readGoalsField, type Goals } from './goals';
 
 export type ProjectLanguage = 'zh' | 'en';
 export type LanguageSetting = ProjectLanguage | 'auto';
@@ -39,6 +40,8 @@ export interface ProjectConfig {
   style: string;
   opening: OpeningScene;
   variables: Record<string, unknown>;
+  /** worldline.yaml `goals:` (src/project/goals.ts): each one written wins over its setting; 0 turns it off. */
+  goals: Goals;
 }
 
 export interface ConfigProblem {
@@ -69,10 +72,11 @@ export function defaultConfig(): ProjectConfig {
     style: '',
     opening: { time: '', location: '', characters: [] },
     variables: {},
+    goals: {},
   };
 }
 
-const KNOWN_KEYS = new Set(['title', 'language', 'manuscript', 'codex', 'style', 'opening', 'variables']);
+const KNOWN_KEYS = new Set(['title', 'language', 'manuscript', 'codex', 'style', 'opening', 'variables', 'goals']);
 const OPENING_KEYS = new Set(['time', 'location', 'characters']);
 
 /**
@@ -228,6 +232,11 @@ export function parseProjectConfig(text: string, uiLang: ProjectLanguage = 'en')
     const v = root.variables;
     if (isPlainObject(v)) config.variables = v;
     else if (v !== null) wrongType(['variables'], 'a mapping of names to values', '名字到值的映射');
+  }
+  if ('goals' in root) {
+    const read = readGoalsField(root.goals, uiLang);
+    config.goals = read.goals;
+    for (const p of read.problems) problems.push({ line: lineOf(p.path) ?? keyLine('goals'), message: p.message });
   }
   // No variables → no field, so the opening state has no `variables` (as before).
   if (Object.keys(config.variables).length > 0) config.opening.variables = config.variables;

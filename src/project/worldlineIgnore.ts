@@ -26,6 +26,10 @@ checkpoints.git/
 checkpoints.broken-*.git/
 # The memory store, made from the text of the sessions for recall
 memory/
+# Words written per day on this computer (goals), and the chats imported here
+goals.json
+goals.json.broken-*
+imports.json
 # Files being written
 *.tmp
 `;

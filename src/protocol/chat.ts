@@ -21,6 +21,8 @@ export interface ChatMessage {
   error?: string;
   tools: ChatToolLine[];
   model?: string;
+  /** An imported message's speaker (SillyTavern's name for it): the page's label instead of You / Agent. */
+  speaker?: string;
   /**
    * The turn this message belongs to ended with a checkpoint (restore buttons). `lost`: the
    * checkpoint store no longer has it (it was rebuilt), so its restores cannot work.
@@ -123,7 +125,8 @@ export type ToChatPage =
   /** Only the streaming block changed. */
   | ({ type: 'stream'; seq: number; base: number } & ChatStreamDelta)
   | { type: 'phase'; phase: ChatModel['phase']; busy: boolean }
-  | { type: 'focusInput'; text?: string };
+  /** `append`: the text goes after the draft in the input box (a quote from the editor), not over it. */
+  | { type: 'focusInput'; text?: string; append?: boolean };
 
 /**
  * The changes since update `base`, keyed by message: messages whose id stayed at their place and

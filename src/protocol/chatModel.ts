@@ -72,6 +72,7 @@ export function chatMessage(m: TranscriptMessage, usage?: ChatUsage): ChatMessag
     finish: m.finish, error: m.error, tools: m.tools, model: m.model,
     checkpoint: m.checkpoint ? { commit: m.checkpoint.commit, changed: m.checkpoint.changed.length } : undefined,
   };
+  if (m.speaker !== undefined) message.speaker = m.speaker;
   if (usage) message.usage = usage;
   return message;
 }

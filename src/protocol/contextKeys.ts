@@ -18,6 +18,8 @@ export const CONTEXT_KEYS = [
   'worldline.canRetry',
   /** The branch has a checkpoint the store still holds: restores and turn changes have something to act on. */
   'worldline.hasCheckpoints',
+  /** The versions of an editor writing tool are being reviewed: Accept, Previous / Next, Discard apply. */
+  'worldline.reviewingVersions',
 ] as const;
 
 export type ContextKey = (typeof CONTEXT_KEYS)[number];
@@ -40,6 +42,8 @@ export interface ContextInputs {
   readonly story?: StoryFacts;
   /** The worldline view of the open session (undefined when none). */
   readonly saves?: WorldlineView;
+  /** A review of a writing tool's versions is open in the editor. */
+  readonly reviewingVersions?: boolean;
 }
 
 /** Every key's value. Outside a novel every key is off, so only the commands that need no novel show. */
@@ -53,6 +57,7 @@ export function contextValues(inputs: ContextInputs): ContextValues {
     'worldline.hasSaves': story !== undefined && (inputs.saves?.worldlines.some((l) => l.saves.length > 0) ?? false),
     'worldline.canRetry': !busy && (story?.canRetry ?? false),
     'worldline.hasCheckpoints': story !== undefined && story.path.some((e) => e.type === 'checkpoint' && !story.lostCheckpoints.has(e.commit)),
+    'worldline.reviewingVersions': story !== undefined && inputs.reviewingVersions === true,
   };
 }
 

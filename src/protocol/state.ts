@@ -30,7 +30,9 @@ export type ToStatePage =
   | { type: 'render'; model: StateViewModel }
   /** Only the scribe's status changed (it started or finished); the state shown stays. */
   | { type: 'scribe'; scribe: ScribeStatus }
-  | ({ type: 'editResult' } & EditResult);
+  | ({ type: 'editResult' } & EditResult)
+  /** Opens the YAML editor with this text (Update Scene State of a continuity finding: the fix prefilled). */
+  | { type: 'openYaml'; text: string };
 
 export type FromStatePage =
   | { type: 'ready' }

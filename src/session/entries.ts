@@ -1,12 +1,13 @@
 // The shapes of the lines in a session file (`.worldline/sessions/<id>.jsonl`).
 // Line 1 is a SessionHeader; every other line is one Entry. See DESIGN.md, "The session tree".
+import type { Finding } from '../continuity/types';
 
 export type ChainType = 'user' | 'assistant' | 'tool' | 'checkpoint' | 'state' | 'summary' | 'save';
-export type SideType = 'edit' | 'hide' | 'label' | 'leaf';
+export type SideType = 'edit' | 'hide' | 'label' | 'leaf' | 'findings';
 export type EntryType = ChainType | SideType;
 
 export const CHAIN_TYPES: readonly ChainType[] = ['user', 'assistant', 'tool', 'checkpoint', 'state', 'summary', 'save'];
-export const SIDE_TYPES: readonly SideType[] = ['edit', 'hide', 'label', 'leaf'];
+export const SIDE_TYPES: readonly SideType[] = ['edit', 'hide', 'label', 'leaf', 'findings'];
 
 /**
  * The format version this code writes; files with a higher version are refused, not guessed at.
@@ -63,9 +64,30 @@ export interface TokenUsage {
 
 export type FinishReason = 'stop' | 'length' | 'aborted' | 'error';
 
+/**
+ * Where an imported message came from (src/import/chat/): the source's own fields, kept so export
+ * back loses nothing. Shown to the novelist (the speaker's name), never sent to the model.
+ */
+export interface ImportedFrom {
+  from: 'sillytavern';
+  /** The speaker's name. */
+  name: string;
+  /** `send_date` as written in the source. */
+  sendDate?: string | number;
+  /** The message's reasoning (`extra.reasoning`): metadata, never text. */
+  reasoning?: string;
+  /** The source's `extra`, without `reasoning`. */
+  extra?: Record<string, unknown>;
+  /** The rest of the swipe's `swipe_info` item (gen_started, gen_finished…). */
+  info?: Record<string, unknown>;
+  /** The message's other top-level fields (title, force_avatar, extension data…); on the chosen swipe's entry only. */
+  fields?: Record<string, unknown>;
+}
+
 export interface UserEntry extends Base {
   type: 'user';
   text: string;
+  imported?: ImportedFrom;
 }
 
 export interface AssistantEntry extends Base {
@@ -83,6 +105,7 @@ export interface AssistantEntry extends Base {
   codex?: string[];
   /** Message-level fields the provider sent (see ProviderFields). */
   providerFields?: ProviderFields;
+  imported?: ImportedFrom;
 }
 
 export interface ToolEntry extends Base {
@@ -149,8 +172,21 @@ export interface LeafEntry extends Base {
   targetId: string | null;
 }
 
+/**
+ * The continuity checker's findings on a turn (DESIGN, "Continuity"): `targetId` is the turn's
+ * `state` entry (the state the prose was checked against), so the findings follow the branch with
+ * it. `intended`: ids of findings the novelist marked as intended (not shown again on this branch).
+ * The latest entry per target holds the whole list: a mark appends a new one.
+ */
+export interface FindingsEntry extends Base {
+  type: 'findings';
+  targetId: string;
+  findings: Finding[];
+  intended: string[];
+}
+
 export type ChainEntry = UserEntry | AssistantEntry | ToolEntry | CheckpointEntry | StateEntry | SummaryEntry | SaveEntry;
-export type SideEntry = EditEntry | HideEntry | LabelEntry | LeafEntry;
+export type SideEntry = EditEntry | HideEntry | LabelEntry | LeafEntry | FindingsEntry;
 export type Entry = ChainEntry | SideEntry;
 
 /** Distributes Omit over a union so each member keeps its own fields. */

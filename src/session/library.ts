@@ -265,6 +265,23 @@ export class SessionLibrary {
     return session;
   }
 
+  /**
+   * Makes a new session from the lines `build` gives for its new id (an import, see
+   * src/import/chat/sessionLines.ts): written whole and atomically, then opened and backed up like
+   * a restored backup. If `build` throws, nothing is left behind.
+   */
+  async createFromLines(build: (id: string) => Iterable<string>): Promise<Session> {
+    await this.requireOwner();
+    await fsp.mkdir(this.sessionsDir, { recursive: true });
+    let id: string;
+    do id = newSessionId();
+    while (await exists(this.fileOf(id)));
+    await writeLinesAtomic(this.fileOf(id), build(id));
+    const { session } = await this.open(id);
+    this.backUpNow(session);
+    return session;
+  }
+
   // ---------------------------------------------------------------- the lock
 
   /** Who holds the novel's write lock (undefined if nobody does, or the lock file is unreadable). */

@@ -324,6 +324,37 @@ export class Session {
     return this.index.side(targetId, type);
   }
 
+  /**
+   * For each `chainType` entry on the path to `leafId` that has a side entry of `sideType`, the
+   * latest one, root first. On the current branch one look per entry of that type (the kept path
+   * knows their positions), not one per entry of the path.
+   */
+  sidesOnPath<C extends ChainType, S extends SideType>(
+    chainType: C,
+    sideType: S,
+    leafId: string | null = this.leafId,
+  ): { entry: ChainEntryOf<C>; side: SideEntryOf<S>; position: number }[] {
+    const out: { entry: ChainEntryOf<C>; side: SideEntryOf<S>; position: number }[] = [];
+    if (leafId === null) return out;
+    const kept = this.kept.path;
+    const limit = kept.positionOf(leafId);
+    if (limit >= 0) {
+      for (const at of kept.positionsOfType(chainType)) {
+        if (at > limit) break;
+        const entry = kept.at(at) as ChainEntryOf<C>;
+        const side = this.index.side(entry.id, sideType);
+        if (side) out.push({ entry, side, position: at });
+      }
+      return out;
+    }
+    this.path(leafId).forEach((e, at) => {
+      if (e.type !== chainType) return;
+      const side = this.index.side(e.id, sideType);
+      if (side) out.push({ entry: e as ChainEntryOf<C>, side, position: at });
+    });
+    return out;
+  }
+
   /** A message's text with its latest edit applied (a tool entry's result; '' for bookkeeping entries). */
   textOf(id: string): string {
     return this.textOfEntry(requireChain(this.index, id));
@@ -411,13 +442,18 @@ export class Session {
     return written as ChainEntry;
   }
 
-  /** Appends an edit, hide or label. The leaf does not move. Use `navigate` to move it. */
-  async appendSide(entry: NewSideEntry): Promise<SideEntry> {
+  /**
+   * Appends an edit, hide, label or findings entry. The leaf does not move. Use `navigate` to move
+   * it. A `guard` is checked inside the write queue as for `append` (StaleLeafError when it refuses).
+   */
+  async appendSide(entry: NewSideEntry, options: AppendOptions = {}): Promise<SideEntry> {
     if (!isSideType(entry.type) || entry.type === 'leaf') {
       const hint = entry.type === 'leaf' ? 'use navigate() to move the leaf' : 'use append() for messages';
       throw invalidEntry(`"${String(entry.type)}" cannot be appended as a side entry; ${hint}.`);
     }
+    const { guard } = options;
     const written = await this.write((id, parentId, ts) => {
+      if (guard && !guard(parentId)) throw new StaleLeafError(parentId);
       this.checkSideTarget(entry);
       const { type, ...fields } = entry;
       return { id, parentId, type, ts, ...fields } as SideEntry;
@@ -494,6 +530,9 @@ export class Session {
     const target = requireChain(this.index, entry.targetId as string);
     if (entry.type === 'edit' && !['user', 'assistant', 'tool', 'summary'].includes(target.type)) {
       throw invalidEntry(`A ${target.type} entry has no text to edit.`);
+    }
+    if (entry.type === 'findings' && target.type !== 'state') {
+      throw invalidEntry(`Continuity findings belong on a state entry, not on a ${target.type} entry.`);
     }
   }
 

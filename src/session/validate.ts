@@ -85,10 +85,39 @@ const usage: FieldCheck = {
   expect: '{promptTokens, completionTokens} numbers (cachedTokens, reasoningTokens: counts when present)',
 };
 
+/** Where an imported message came from: its source's fields are kept as they were (export back), so only the frame is checked. */
+const imported: FieldCheck = {
+  test: (v) => isRecord(v) && v.from === 'sillytavern' && typeof v.name === 'string',
+  expect: '{from: "sillytavern", name} with the source\'s own fields',
+};
+
+const CONFIDENCES = ['high', 'medium', 'low'];
+
+/**
+ * The continuity checker's findings: each a record with its string fields. `type` is any string,
+ * so a finding type a newer version adds does not turn the whole line into damage (readers leave
+ * out the types they do not know).
+ */
+const findingList: FieldCheck = {
+  test: (v) =>
+    Array.isArray(v) &&
+    v.every(
+      (f) =>
+        isRecord(f) &&
+        ['id', 'type', 'file', 'quote', 'subject', 'reason'].every((k) => typeof f[k] === 'string') &&
+        (f.id as string).length > 0 &&
+        (f.expected === undefined || typeof f.expected === 'string') &&
+        (f.offset === undefined || (typeof f.offset === 'number' && Number.isInteger(f.offset) && f.offset >= 0)) &&
+        typeof f.confidence === 'string' && CONFIDENCES.includes(f.confidence) &&
+        (f.by === 'rules' || f.by === 'judge'),
+    ),
+  expect: 'a list of {id, type, file, quote, subject, reason} strings with confidence high/medium/low, by rules/judge (offset: a position when present)',
+};
+
 const BASE_FIELDS: Record<string, FieldCheck> = { id: str, parentId: strOrNull, ts: str };
 
 const FIELDS_BY_TYPE: Record<Entry['type'], Record<string, FieldCheck>> = {
-  user: { text: str },
+  user: { text: str, imported: optional(imported) },
   assistant: {
     text: str,
     model: str,
@@ -98,6 +127,7 @@ const FIELDS_BY_TYPE: Record<Entry['type'], Record<string, FieldCheck>> = {
     error: optional(str),
     codex: optional(strArray),
     providerFields: optional(providerFields),
+    imported: optional(imported),
   },
   tool: { callId: str, name: str, result: str, isError: bool },
   checkpoint: { commit: str, ref: str, changed: strArray },
@@ -116,6 +146,7 @@ const FIELDS_BY_TYPE: Record<Entry['type'], Record<string, FieldCheck>> = {
   hide: { targetId: str, hidden: bool },
   label: { targetId: str, label: str },
   leaf: { targetId: strOrNull },
+  findings: { targetId: str, findings: findingList, intended: strArray },
 };
 
 function checkFields(obj: Record<string, unknown>, fields: Record<string, FieldCheck>): string | undefined {

@@ -12,3 +12,6 @@ export { RerunCancelledError, StoryTurns, laterTurns } from './turns';
 export type { PendingInstruction, StreamView, TurnOwner } from './turns';
 export { leaveTurnsWords } from './words';
 export type { LeaveTurnsWords } from './words';
+export { StoryContinuity, aliasesOf, proseByFile } from './continuity';
+export type { CheckOutcome, ShownFinding, TurnFindings } from './continuity';
+export { fixInstruction, stateEditFor, stateFixFor } from './continuityFix';

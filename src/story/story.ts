@@ -21,6 +21,8 @@ import type { WorldlineSidecar } from '../worldline';
 import { proseAndChatLanding, proseToFollow, saveLanding } from './landing';
 import { checkpointCodeOf } from './problemWords';
 import { StoryTurns, type PendingInstruction, type StreamView } from './turns';
+import type { CheckOutcome, ShownFinding, TurnFindings } from './continuity';
+import { fixInstruction } from './continuityFix';
 
 /** What a restore verb did: the restore, 'cancelled' (unsaved editors kept), or nothing. */
 export type RestoreOutcome = RestoreResult | 'cancelled' | undefined;
@@ -131,6 +133,26 @@ export class Story {
     while (this.follows.size > 0) await Promise.all([...this.follows]);
   }
 
+  /** The continuity findings on the current branch, one record per state entry that has any, root first. */
+  findings(): readonly TurnFindings[] { return this.turns.continuity.findings(); }
+  /** The branch's findings the views show: not marked as intended, newest turn first. */
+  shownFindings(): ShownFinding[] { return this.turns.continuity.shown(); }
+  /** Fired when the branch's findings change: a branch move, new findings, a mark. */
+  onDidChangeFindings(listener: () => void): { dispose(): void } { return this.turns.continuity.onDidChange(listener); }
+  /** Mark as Intended: recorded on the tree, so the finding does not come back on this branch. */
+  markIntended(findingId: string, stateId?: string): Promise<boolean> { return this.turns.continuity.markIntended(findingId, stateId); }
+  /** Check Continuity of This Chapter: hand-written prose, the whole chapter against the branch's state. */
+  checkChapter(file: string, text: string): Promise<CheckOutcome> { return this.turns.continuity.checkChapter(file, text); }
+  /**
+   * Ask the Agent to Fix: a turn whose instruction names the finding (quote, reason, file), in the
+   * project's language. Undefined when the branch has no such finding or the turn did not start.
+   */
+  askToFix(findingId: string, stateId?: string): Promise<TurnResult | undefined> {
+    const found = this.turns.continuity.find(findingId, stateId);
+    if (!found) return Promise.resolve(undefined);
+    return this.send(fixInstruction(found.finding, this.host.project().lang));
+  }
+
   /** The memory of this session (recall, its filter), for the views that show it. */
   get memory(): StoryTurns['memory'] { return this.turns.memory; }
 
@@ -239,14 +261,38 @@ export class Story {
    * ◀ ▶: the leaf goes to the tip (newest leaf) of the neighbouring sibling's branch. At either end
    * nothing moves. A novelist's move: the prose follows the branch as for any navigation.
    */
-  async switchVariant(entryId: string, delta: number): Promise<boolean> {
+  async switchVariant(entryId: string, delta: number, opts: { bringProse?: boolean } = {}): Promise<boolean> {
     const session = this.chatSession('switch variants');
     if (!session || !session.get(entryId)) return false;
     const { siblings, index } = session.variants(entryId);
     const target = siblings[index + delta];
     if (!target) return false;
+    if (opts.bringProse) return this.switchWithProse(session.tipOf(target.id));
     await session.navigate(session.tipOf(target.id));
     return true;
+  }
+
+  /**
+   * A variant step of a version review (the editor's Previous / Next): the prose comes along
+   * without the question, whatever the follow setting, since looking at a version means its text.
+   * Not undoable on its own (every version has its checkpoint, and a safety checkpoint is kept);
+   * when the novelist keeps unsaved editors, the leaf goes back and nothing changed.
+   */
+  private async switchWithProse(tip: string): Promise<boolean> {
+    const from = this.session.leafId;
+    await this.moveLeaf(tip);
+    const now = proseToFollow(this.branch(), from);
+    if (!now) return true;
+    try {
+      const result = await this.restoreCommit(now.commit, { quiet: false, undoable: false });
+      if (result !== 'cancelled') return true;
+    } catch (err) {
+      const message = errorText(err);
+      this.host.log.warn(`version step: the prose did not follow: ${message}`);
+      this.host.report({ kind: 'restoreFailed', message, ...checkpointCodeOf(err) });
+    }
+    await this.moveLeaf(from);
+    return false;
   }
 
   /** Hide a message (every entry of it) from the model; the novelist still sees it. */

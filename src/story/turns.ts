@@ -25,7 +25,8 @@ import type { WorldlineSidecar } from '../worldline';
 import type { Branch } from './branch';
 import { CodexCache, stateNames } from '../codex/story';
 import { DEFAULT_CODEX_FOLDER } from '../project/codexFolder';
-import type { CodexAccess } from '../agent/tools';
+import type { CodexAccess, ToolChange } from '../agent/tools';
+import { StoryContinuity } from './continuity';
 import type { ChatVerb, ContextRecovery, LiveChange, ScribeProblem, StoryHost, TurnNotice } from './host';
 
 /**
@@ -108,11 +109,16 @@ export class StoryTurns {
   private readonly agentErrors = new ErrorTap();
   private readonly scribeErrors = new ErrorTap();
   private readonly summaryErrors = new ErrorTap();
+  /** The continuity checker of this session: after each turn's scribe, and the verbs on its findings. */
+  readonly continuity: StoryContinuity;
+  /** The files the last turn's tools changed (told at its checkpoint), for the continuity check after its scribe. */
+  private lastTurn: { userEntryId: string; changes: readonly ToolChange[]; stateId?: string } | undefined;
 
   constructor(private readonly owner: TurnOwner) {
     const { host, session } = owner;
     const project = host.project();
     this.codex = new CodexCache({ root: project.root, folder: () => codexFolderOf(host.project()), warn: (m) => host.log.warn(m) });
+    this.continuity = new StoryContinuity({ host, session, codexEntries: () => this.codex.entries() });
     this.memory = new SessionMemory({
       root: project.root,
       session,
@@ -149,13 +155,21 @@ export class StoryTurns {
       },
       // The files the tools wrote are known here: the store looks at those, not at the whole book.
       checkpoint: async ({ userEntryId, changes }) => {
+        this.lastTurn = { userEntryId, changes };
         await owner.checkpoint(userEntryId, false, changes.map((c) => c.path));
       },
       // Every N turns the older ones become a summary (after the scribe, leaf-guarded), or sooner
       // when the last request filled most of the model's context window (memory/plan.ts).
-      afterScribe: ({ signal }) => {
+      // The continuity check of the turn's prose runs beside it (it only adds a side entry; it never fails the turn).
+      afterScribe: async ({ signal, userEntryId }) => {
         const pressure = this.contextPressure();
-        return this.memory.compact({ manual: false, signal, ...(pressure !== undefined ? { pressure } : {}) });
+        const turn = this.lastTurn;
+        const checked = turn?.userEntryId === userEntryId && turn.stateId !== undefined
+          ? this.continuity.afterTurn({ userEntryId, stateId: turn.stateId, changes: turn.changes, signal })
+          : undefined;
+        const compacted = this.memory.compact({ manual: false, signal, ...(pressure !== undefined ? { pressure } : {}) });
+        const [outcome] = await Promise.all([compacted, checked]);
+        return outcome;
       },
     };
     this.baseHooks = hooks;
@@ -302,6 +316,7 @@ export class StoryTurns {
   }
 
   dispose(): void {
+    this.continuity.dispose();
     this.codex.dispose();
     this.runner.dispose();
     void this.memory.close();
@@ -407,6 +422,9 @@ export class StoryTurns {
       opening: project.branchOptions.opening,
       lang: project.lang,
       hasVariables: Object.keys(project.config.variables).length > 0,
+      onAppended: (entry, info) => {
+        if (this.lastTurn?.userEntryId === info.userEntryId) this.lastTurn.stateId = entry.id;
+      },
     });
   }
 

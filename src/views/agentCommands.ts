@@ -7,6 +7,7 @@ import type { Views } from './registerViews';
 import { isKeyRole, selectModel, setApiKey } from './modelCommands';
 import { vscodePrompter } from './prompter';
 import { saveIdOf, worldlineIdOf } from './worldlinesTree';
+import { isExportFormat } from '../worldline/exporters/formats';
 
 export function registerAgentCommands(views: Views): vscode.Disposable[] {
   const { stories, chat, checkpoints, worldlines, keys } = views;
@@ -64,5 +65,6 @@ export function registerAgentCommands(views: Views): vscode.Disposable[] {
     vscode.commands.registerCommand('worldline.deleteSave', (arg?: unknown) => worldlines.deleteSave(saveIdOf(arg))),
     vscode.commands.registerCommand('worldline.compareSaves', (a?: unknown, b?: unknown, file?: string) => worldlines.compareSaves(saveIdOf(a), saveIdOf(b), file)),
     vscode.commands.registerCommand('worldline.exportWorldline', (arg?: unknown, target?: vscode.Uri) => worldlines.exportWorldline(saveIdOf(arg), target)),
+    vscode.commands.registerCommand('worldline.exportWorldlineAs', (arg?: unknown, format?: unknown, target?: vscode.Uri) => worldlines.exportWorldlineAs(saveIdOf(arg), isExportFormat(format) ? format : undefined, target)),
   ];
 }

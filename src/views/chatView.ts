@@ -20,7 +20,7 @@ import type { Log } from './log';
 import type { StoryShell } from './storyShell';
 
 export class ChatViewProvider extends WebviewHost<ToChatPage, FromChatPage> {
-  private pendingInput: string | undefined;
+  private pendingInput: { text: string; append: boolean } | undefined;
   /** What the page holds. */
   private readonly mirror = new ChatMirror();
   private readonly updates: Coalescer;
@@ -86,8 +86,15 @@ export class ChatViewProvider extends WebviewHost<ToChatPage, FromChatPage> {
     return this.updates.idle();
   }
 
-  focusInput(text?: string): void {
-    if (text !== undefined) this.pendingInput = text;
+  /** Focuses the input box; `text` goes in it (with `append`, after the draft there). */
+  focusInput(text?: string, opts: { append?: boolean } = {}): void {
+    if (text !== undefined && opts.append) {
+      // Sent once: a page on screen gets it now, one still loading when it is ready.
+      if (this.view?.visible) this.post({ type: 'focusInput', text, append: true });
+      else this.pendingInput = { text, append: true };
+      return;
+    }
+    if (text !== undefined) this.pendingInput = { text, append: false };
     this.post({ type: 'focusInput', text });
   }
 
@@ -103,7 +110,7 @@ export class ChatViewProvider extends WebviewHost<ToChatPage, FromChatPage> {
     const update = this.mirror.next({ model: () => this.model(), stream: () => (this.stories.current()?.busy ? this.streamView() : undefined) });
     if (update) this.send(view, update);
     if (this.pendingInput !== undefined) {
-      this.post({ type: 'focusInput', text: this.pendingInput });
+      this.post({ type: 'focusInput', text: this.pendingInput.text, ...(this.pendingInput.append ? { append: true } : {}) });
       this.pendingInput = undefined;
     }
   }

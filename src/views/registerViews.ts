@@ -18,6 +18,8 @@ import { SetupState } from './setupState';
 import { ContextKeys } from './contextKeys';
 import { CodexTreeProvider } from './codexTree';
 import { registerCodexCommands } from './codexCommands';
+import { ContinuityView } from './continuityView';
+import { EditorTools } from './editorTools';
 
 export interface Views {
   disposables: vscode.Disposable[];
@@ -34,6 +36,10 @@ export interface Views {
   setup: SetupState;
   /** The Codex view's entries and missing names. */
   codex: CodexTreeProvider;
+  /** The branch's continuity findings as problems, their quick fixes, Check Continuity of This Chapter. */
+  continuity: ContinuityView;
+  /** The editor's writing tools and the review of their versions. */
+  editorTools: EditorTools;
 }
 
 export function registerViews(context: vscode.ExtensionContext, getNovel: () => NovelWorkspace | undefined, log: Log): Views {
@@ -51,19 +57,22 @@ export function registerViews(context: vscode.ExtensionContext, getNovel: () => 
   const tree = new WorldlinesTreeProvider(worldlines, { turns: stories });
   const graph = new WorldlineGraphViewProvider(extensionUri, getNovel, worldlines, log, { turns: stories });
   const codex = new CodexTreeProvider(getNovel, log);
+  const continuity = new ContinuityView(getNovel, stories, state, log);
+  const editorTools = new EditorTools(getNovel, stories, chat);
   const contextKeys = new ContextKeys(async () => {
     const novel = getNovel();
     const story = novel && stories.current();
     return {
       novel: novel !== undefined && (await novel.hasProjectFile()),
       ...(story ? { story: { busy: story.busy, canRetry: story.canRetry, lostCheckpoints: story.lostCheckpoints, path: story.branch().path }, saves: await worldlines.view() } : {}),
+      reviewingVersions: editorTools.reviewing,
     };
   }, log);
   /** The open session's checkpoints against the store: at open, for a new session, after a rebuild. */
   const checkCheckpoints = () => void stories.current()?.checkCheckpoints();
 
   const disposables: vscode.Disposable[] = [
-    state, stories, chat, statusBar, worldlines, checkpoints, tree, graph, settingsWatch, setup, contextKeys,
+    state, stories, continuity, editorTools, ...editorTools.commands(), editorTools.onDidChange(() => contextKeys.update()), chat, statusBar, worldlines, checkpoints, tree, graph, settingsWatch, setup, contextKeys,
     setup.onDidChange(() => chat.refresh()),
     stories.onDidChange((what) => { if (what !== 'stream') contextKeys.update(); }),
     worldlines.onDidChangeView(() => contextKeys.update()), // also fired by the session's tree and session changes
@@ -97,5 +106,5 @@ export function registerViews(context: vscode.ExtensionContext, getNovel: () => 
     );
     void checkpoints.checkHealth().catch((err: unknown) => log.warn(`checkpoint health check failed: ${String(err)}`));
   }
-  return { disposables, keys, state, chat, stories, statusBar, checkpoints, worldlines, settingsWatch, setup, codex };
+  return { disposables, keys, state, chat, stories, statusBar, checkpoints, worldlines, settingsWatch, setup, codex, continuity, editorTools };
 }

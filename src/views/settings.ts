@@ -35,6 +35,7 @@ export function readSettings(): WorldlineSettings {
     maxOutputTokens: maxOutputTokens(c.get<unknown>('maxOutputTokens')),
     customHeaders: customHeaders(c.get<unknown>('customHeaders')).headers,
     codexAgentMayWrite: c.get<unknown>('codex.agentMayWrite', false) === true,
+    continuityCheck: c.get<unknown>('continuity.check', 'everyTurn') === 'off' ? 'off' : 'everyTurn',
   };
 }
 

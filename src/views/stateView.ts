@@ -85,10 +85,31 @@ export class StateViewProvider extends WebviewHost<ToStatePage, FromStatePage> {
     this.shownScribe = this.scribe;
   }
 
+  /** A prefilled YAML edit waiting for the page (Update Scene State), until a page has it. */
+  private pendingYaml: string | undefined;
+
+  /** Opens the page's YAML editor with `text` (Update Scene State: the fix prefilled), revealing the view first. */
+  async openYamlEdit(text: string): Promise<void> {
+    this.pendingYaml = text;
+    await vscode.commands.executeCommand('worldline.state.focus');
+    if (this.shown) this.postPendingYaml();
+  }
+
+  private postPendingYaml(): void {
+    const text = this.pendingYaml;
+    if (text === undefined || !this.view) return;
+    const message: ToStatePage = { type: 'openYaml', text };
+    void this.view.webview.postMessage(message).then((delivered) => {
+      if (delivered && this.pendingYaml === text) this.pendingYaml = undefined;
+    }, () => undefined);
+  }
+
   async onMessage(m: FromStatePage): Promise<void> {
     if (m.type === 'ready') {
       this.shownKey = undefined;
-      return this.updates.now();
+      await this.updates.now();
+      this.postPendingYaml(); // after the render: the page opens its editor over the state it shows
+      return;
     }
     if (m.type === 'patch') {
       await this.edit(m.patch);

@@ -14,6 +14,7 @@ import { readSettings } from './settings';
 import type { NovelWorkspace } from './novel';
 import type { Log } from './log';
 import { translate } from './notices';
+import { GoalStatus } from './goalStatus';
 
 export interface StatusBarOptions {
   /** The manuscript change feed (restores, undo, loads, the file watcher): those files are counted again. */
@@ -28,6 +29,8 @@ export class WorldlineStatusBar implements vscode.Disposable {
   /** The session's usage totals, summed once per appended entry rather than on every render. */
   private readonly totals = new SessionUsage();
   private readonly pricing = new EndpointPricing();
+  /** The word-count goals and the day history, fed each new length (src/views/goalStatus.ts). */
+  private readonly goals: GoalStatus;
 
   constructor(
     private readonly getNovel: () => NovelWorkspace | undefined,
@@ -38,6 +41,8 @@ export class WorldlineStatusBar implements vscode.Disposable {
     this.item.name = 'Worldline';
     this.item.command = 'worldline.chat.focus';
     this.renders = new Coalescer({ run: () => this.render(), onError: (err) => log.warn(`status bar: ${String(err)}`) });
+    this.goals = new GoalStatus(getNovel, log, () => this.renders.request());
+    this.disposables.push(this.goals);
     this.counter = new WordCounter({
       source: () => this.source(),
       changed: () => this.renders.request(),
@@ -130,8 +135,9 @@ export class WorldlineStatusBar implements vscode.Disposable {
       return;
     }
     const settings = readSettings();
-    this.item.text = statusText({ model: settings.model, phase: this.agent.phase, words: this.wordCount, delta: this.turnWordDelta }, translate);
-    this.item.tooltip = statusTooltip(this.usage(settings), translate);
+    this.goals.reading(this.wordCount, this.agent.current()?.session?.header.id);
+    this.item.text = statusText({ model: settings.model, phase: this.agent.phase, words: this.wordCount, delta: this.turnWordDelta }, translate) + this.goals.statusText();
+    this.item.tooltip = this.goals.tooltip(statusTooltip(this.usage(settings), translate));
     this.item.show();
   }
 

@@ -1,5 +1,5 @@
 // Save points and worldlines in VS Code: the flows of src/worldline/saveFlows.ts (Save Point…, Load
-// Save…, Rename Worldline…, Delete Save, Compare Saves…, Export Worldline as Manuscript) over the
+// Save…, Rename Worldline…, Delete Save, Compare Saves…, Export Worldline as Manuscript and as…) over the
 // quick pick, the diff editor, the save dialog and the file system, and the worldline-state:
 // documents Compare Saves shows. Both views read `view()` and re-render on `onDidChangeView`.
 import * as vscode from 'vscode';
@@ -7,11 +7,12 @@ import * as path from 'node:path';
 import type { CheckpointDocument, SceneStateDocument } from '../protocol/diff';
 import type { SaveEntry } from '../session/entries';
 import type { WorldlineView } from '../worldline';
+import type { ExportFormat } from '../worldline/exporters/formats';
 import { stateDocumentAt } from '../worldline/compare';
 import { SaveFlows } from '../worldline/saveFlows';
 import { checkpointUri, type CheckpointController } from './checkpointController';
 import type { Log } from './log';
-import type { NovelWorkspace } from './novel';
+import { exists, type NovelWorkspace } from './novel';
 import { translate } from './notices';
 import { vscodePrompter } from './prompter';
 import type { StoryShell } from './storyShell';
@@ -48,6 +49,19 @@ export class WorldlineController implements vscode.Disposable, vscode.TextDocume
       openDocument: (target) => vscode.window.showTextDocument(target),
       progress: (title, work) => vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: translate(title) }, work),
       changed: () => this.changed.fire(),
+      exportTo: {
+        chooseFile: (title, defaultPath, filter) => vscode.window.showSaveDialog({ title: translate(title), defaultUri: vscode.Uri.file(defaultPath), filters: { [filter.name]: [filter.extension] } }),
+        chooseFolder: async (title, defaultPath) => (await vscode.window.showOpenDialog({
+          title: translate(title), defaultUri: vscode.Uri.file(defaultPath), canSelectFiles: false, canSelectFolders: true, canSelectMany: false, openLabel: vscode.l10n.t('Export Here'),
+        }))?.[0],
+        child: (folder, name) => vscode.Uri.joinPath(folder, name),
+        pathOf: (target) => target.fsPath,
+        exists,
+        makeFolder: (target) => vscode.workspace.fs.createDirectory(target),
+        writeFile: (target, bytes) => vscode.workspace.fs.writeFile(target, bytes),
+        reveal: (target) => vscode.commands.executeCommand('revealFileInOS', target),
+        now: () => new Date(),
+      },
     });
     this.disposables.push(vscode.workspace.registerTextDocumentContentProvider(STATE_SCHEME, this));
   }
@@ -64,6 +78,7 @@ export class WorldlineController implements vscode.Disposable, vscode.TextDocume
   deleteSave(saveId?: string): Promise<boolean> { return this.flows.deleteSave(saveId); }
   compareSaves(firstId?: string, secondId?: string, file?: string): Promise<{ files: number } | undefined> { return this.flows.compareSaves(firstId, secondId, file); }
   exportWorldline(saveId?: string, target?: vscode.Uri): Promise<vscode.Uri | undefined> { return this.flows.exportWorldline(saveId, target); }
+  exportWorldlineAs(saveId?: string, format?: ExportFormat, target?: vscode.Uri): Promise<vscode.Uri | undefined> { return this.flows.exportWorldlineAs(saveId, format, target); }
 
   /** worldline-state:/<name>/<entryId>.yaml — the scene state at a save, read-only, for Compare Saves. */
   provideTextDocumentContent(uri: vscode.Uri): string {

@@ -55,12 +55,13 @@ function commentSafe(p: string): string {
   return p.replace(/--/g, '-\u2010');
 }
 
-function titleBlock(input: ExportManuscriptInput): string {
+/** The book's title and the line under it saying which save (every format shows both). */
+function titleAndWhere(input: ExportManuscriptInput): { title: string; where: string } {
   const title = cleanName(input.title) || (input.lang === 'zh' ? '未命名小说' : 'Untitled Novel');
   const line = cleanName(input.worldlineName);
   const save = cleanName(input.saveName);
   const where = input.lang === 'zh' ? `世界线「${line}」 · 存档「${save}」` : `Worldline "${line}" · save "${save}"`;
-  return `# ${title}\n\n> ${where}`;
+  return { title, where };
 }
 
 /** The level every chapter's heading has in the export: one under the book's title. */
@@ -128,16 +129,43 @@ export function shiftHeadings(text: string, delta: number): string {
  * so the highest of them lands at H2 and each file keeps its inner levels.
  */
 export function exportManuscript(input: ExportManuscriptInput): string {
-  const files = [...input.files].sort((a, b) => compareReadingOrder(a.path, b.path)).map((f) => ({ path: f.path, text: normalize(f.text) }));
-  const levels = files.map((f) => leadingHeadingLevel(f.text)).filter((l): l is number => l !== undefined);
-  const delta = levels.length > 0 ? CHAPTER_LEVEL - Math.min(...levels) : 0;
-
-  const parts = [titleBlock(input)];
-  for (const f of files) {
-    const block = [`<!-- ${commentSafe(f.path)} -->`];
-    if (leadingHeadingLevel(f.text) === undefined) block.push(`${'#'.repeat(CHAPTER_LEVEL)} ${cleanName(stem(f.path)) || f.path}`);
-    if (f.text !== '') block.push(shiftHeadings(f.text, delta));
+  const book = manuscriptBook(input);
+  const parts = [`# ${book.title}\n\n> ${book.where}`];
+  for (const c of book.chapters) {
+    const block = [`<!-- ${commentSafe(c.path)} -->`];
+    if (c.heading !== undefined) block.push(`${'#'.repeat(CHAPTER_LEVEL)} ${c.heading}`);
+    if (c.body !== '') block.push(c.body);
     parts.push(block.join('\n\n'));
   }
   return `${parts.join('\n\n')}\n`;
+}
+
+/** One manuscript file as every export format lays it out (src/worldline/exporters reads the same). */
+export interface BookChapter {
+  /** POSIX path relative to the novel folder. */
+  path: string;
+  /** The heading the export gives a file that opens without one (its file name); undefined when it has its own. */
+  heading: string | undefined;
+  /** The file's text without BOM, CRs and blank lines around it, its headings moved as `exportManuscript` says. */
+  body: string;
+}
+
+export interface ManuscriptBook {
+  title: string;
+  /** Which worldline and save, in the book's language. */
+  where: string;
+  chapters: BookChapter[];
+}
+
+/** The decisions of `exportManuscript` (reading order, headings and their levels, the title) before any format. */
+export function manuscriptBook(input: ExportManuscriptInput): ManuscriptBook {
+  const files = [...input.files].sort((a, b) => compareReadingOrder(a.path, b.path)).map((f) => ({ path: f.path, text: normalize(f.text) }));
+  const levels = files.map((f) => leadingHeadingLevel(f.text)).filter((l): l is number => l !== undefined);
+  const delta = levels.length > 0 ? CHAPTER_LEVEL - Math.min(...levels) : 0;
+  const chapters = files.map((f) => ({
+    path: f.path,
+    heading: leadingHeadingLevel(f.text) === undefined ? cleanName(stem(f.path)) || f.path : undefined,
+    body: f.text === '' ? '' : shiftHeadings(f.text, delta),
+  }));
+  return { ...titleAndWhere(input), chapters };
 }

@@ -34,8 +34,8 @@ export interface ExportSaveInput {
   lang: ProjectLanguage;
 }
 
-export type SaveExport =
-  | { ok: true; markdown: string; files: number; worldlineName: string; saveName: string; fileName: string }
+/** Why a save's manuscript cannot be read (every export format says the same). */
+export type SaveUnreadable =
   /** The save has no checkpoint of the manuscript (or the store is unavailable). */
   | { ok: false; reason: 'no-checkpoint' }
   /** The save's checkpoint is no longer in the store (it was lost or rebuilt since). */
@@ -43,7 +43,17 @@ export type SaveExport =
   /** The store could not be read (`kind`: why; src/story/problemWords.ts words it). */
   | { ok: false; reason: 'store'; kind: CheckpointErrorKind };
 
-export async function exportSave(input: ExportSaveInput): Promise<SaveExport> {
+export type SaveExport =
+  | { ok: true; markdown: string; files: number; worldlineName: string; saveName: string; fileName: string }
+  | SaveUnreadable;
+
+/** The manuscript at a save with the names an export shows: what every format starts from. */
+export type SaveManuscript =
+  | { ok: true; files: ManuscriptFile[]; worldlineName: string; saveName: string; title: string; lang: ProjectLanguage; baseName: string }
+  | SaveUnreadable;
+
+/** The manuscript files at the save's checkpoint, and the export's names (`baseName`: the file name without extension). */
+export async function readSaveManuscript(input: ExportSaveInput): Promise<SaveManuscript> {
   const checkpoint = checkpointAtSave(input.tree, input.save.saveId);
   if (!checkpoint || !input.repo) return { ok: false, reason: 'no-checkpoint' };
   let files: ManuscriptFile[];
@@ -55,8 +65,16 @@ export async function exportSave(input: ExportSaveInput): Promise<SaveExport> {
   }
   const worldlineName = lineName(input.tree, input.sidecar, input.save);
   const saveName = displaySaveName(input.sidecar, input.save);
-  const markdown = exportManuscript({ files, title: input.title || input.folderName, saveName, worldlineName, lang: input.lang });
-  return { ok: true, markdown, files: files.length, worldlineName, saveName, fileName: `${safeFileName(`${input.title || 'novel'}-${worldlineName}-${saveName}`)}.md` };
+  const baseName = safeFileName(`${input.title || 'novel'}-${worldlineName}-${saveName}`);
+  return { ok: true, files, worldlineName, saveName, title: input.title || input.folderName, lang: input.lang, baseName };
+}
+
+export async function exportSave(input: ExportSaveInput): Promise<SaveExport> {
+  const read = await readSaveManuscript(input);
+  if (!read.ok) return read;
+  const { files, worldlineName, saveName } = read;
+  const markdown = exportManuscript({ files, title: read.title, saveName, worldlineName, lang: read.lang });
+  return { ok: true, markdown, files: files.length, worldlineName, saveName, fileName: `${read.baseName}.md` };
 }
 
 /** The line's display name: the sidecar's rename, else the name its first save was written with (as the view shows it). */

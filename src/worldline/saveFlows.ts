@@ -1,6 +1,6 @@
 // Save points and worldlines as the novelist meets them: Save Point's name, Load Save, Rename
 // Worldline, Delete Save with its Undo, Compare Saves (the two saves, the scene states, which file)
-// and Export Worldline as Manuscript (its checks, where to, the notice). What to ask, in what order,
+// and Export Worldline as Manuscript and as… (its checks, where to, the notice). What to ask, in what order,
 // what an answer means and what to say is decided here; the shell gives the Prompter and the few
 // things only the editor does (the diff editor, the save dialog, writing and opening a file).
 import * as path from 'node:path';
@@ -14,7 +14,9 @@ import type { Session } from '../session/session';
 import { checkpointReason } from '../story/problemWords';
 import type { RestoreOutcome } from '../story/story';
 import { changeToShow, compareSaves } from './compare';
-import { exportSave } from './exportSave';
+import { exportSave, readSaveManuscript, type SaveUnreadable } from './exportSave';
+import { EXPORT_AS_TITLE, exportAs, pickFormat, type ExportPorts } from './exporters/exportFlow';
+import type { ExportFormat } from './exporters/formats';
 import { savePickItems, savesCount } from './savePicks';
 import { SessionSaves } from './sessionSaves';
 import { deleteSave, renameWorldline, restoreSave, type WorldlineSidecar } from './sidecar-data';
@@ -63,6 +65,8 @@ export interface SaveFlowHost<Target> {
   progress?<T>(title: Text, work: () => Promise<T>): PromiseLike<T>;
   /** Saves, names, deletes or the leaf changed: both views re-render. */
   changed(): void;
+  /** The dialogs and file system Export Worldline as… needs (DOCX, EPUB, a folder of TXT); without them it is not offered. */
+  readonly exportTo?: ExportPorts<Target>;
 }
 
 export class SaveFlows<Target> {
@@ -190,10 +194,7 @@ export class SaveFlows<Target> {
     };
     const made = await (this.host.progress ? this.host.progress(l10n.t('Reading the manuscript at "{0}"…', save.name), () => exportSave(input)) : exportSave(input));
     if (!made.ok) {
-      void this.host.prompter.notify('warning', made.reason === 'lost'
-        ? l10n.t('The checkpoint of this save is no longer in the checkpoint store (the store was lost or rebuilt since), so its manuscript cannot be exported. Your manuscript files are as they were.')
-        : made.reason === 'store' ? checkpointReason(made.kind)
-          : l10n.t('This save has no checkpoint of the manuscript, so there is nothing to export.'));
+      this.unreadable(made);
       return undefined;
     }
     // Outside the novel folder by default, so the export never becomes part of the manuscript.
@@ -206,6 +207,42 @@ export class SaveFlows<Target> {
     this.later(this.host.prompter.notify('info', done, open)
       .then((pick) => (pick?.message === open.message ? this.host.openDocument(where) : undefined)), 'opening the export');
     return where;
+  }
+
+  /**
+   * Export Worldline as…: the book at a save as Markdown, DOCX, EPUB or a folder of TXT, one per
+   * chapter (src/worldline/exporters). The same manuscript, order and headings as the Markdown export.
+   */
+  async exportWorldlineAs(saveId?: string, format?: ExportFormat, target?: Target): Promise<Target | undefined> {
+    const ports = this.host.exportTo;
+    if (!ports) return undefined;
+    const save = await this.resolve(saveId, EXPORT_AS_TITLE);
+    const novel = this.host.open();
+    if (!save || !novel) return undefined;
+    const chosen = format ?? await pickFormat(this.host.prompter);
+    if (!chosen) return undefined;
+    const sidecar = await this.saves.sidecar();
+    const repo = await this.host.store();
+    return exportAs({
+      prompter: this.host.prompter,
+      ports,
+      nameOf: (t) => this.host.nameOf(t),
+      openDocument: (t) => this.host.openDocument(t),
+      progress: this.host.progress?.bind(this.host),
+      later: (work, what) => this.later(work, what),
+      unreadable: (why) => this.unreadable(why),
+    }, {
+      format: chosen, saveName: save.name, novelRoot: novel.root, target,
+      read: () => readSaveManuscript({ tree: novel.session, sidecar, save, repo, title: novel.title, folderName: path.basename(novel.root), lang: novel.lang }),
+    });
+  }
+
+  /** Why the manuscript at a save cannot be exported, in words. */
+  private unreadable(why: SaveUnreadable): void {
+    void this.host.prompter.notify('warning', why.reason === 'lost'
+      ? l10n.t('The checkpoint of this save is no longer in the checkpoint store (the store was lost or rebuilt since), so its manuscript cannot be exported. Your manuscript files are as they were.')
+      : why.reason === 'store' ? checkpointReason(why.kind)
+        : l10n.t('This save has no checkpoint of the manuscript, so there is nothing to export.'));
   }
 
   private async change(update: (s: WorldlineSidecar) => WorldlineSidecar): Promise<void> {

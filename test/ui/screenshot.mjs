@@ -20,7 +20,7 @@ import { REPO_ROOT } from '../../scripts/vscode/install.mjs';
 import { launchBrowser } from '../../scripts/vscode/server.mjs';
 import { chatChecks } from './chatChecks.mjs';
 import {
-  STEP_TIMEOUT_MS, chatFrame, folderText, headerSelector, pane, paneHeader, poll, runCommand, webviewContent, webviewFrame, withTimeout,
+  STEP_TIMEOUT_MS, chatFrame, folderText, headerSelector, pane, paneHeader, openPalette, poll, runCommand, webviewContent, webviewFrame, withTimeout,
 } from './workbench.mjs';
 
 const VIEWPORT = { width: 1280, height: 800 };
@@ -424,6 +424,44 @@ export async function runUiTests(opts = {}) {
       const shot = path.join(path.dirname(screenshotPath), 'codex.png');
       await page.screenshot({ path: shot });
       log(`  codex screenshot: ${path.relative(REPO_ROOT, shot)}`);
+    }, { critical: false });
+    await test('the editor context menu offers the writing tools on a selected passage (docs/writing-tools.png)', async () => {
+      const page = ctx.page;
+      await page.locator('.part.editor').click({ position: { x: 400, y: 300 } }).catch(() => {});
+      await runCommand(page, 'View: Close All Editors').catch(() => {});
+      // The chapter, opened through Quick Open as a novelist would.
+      await openPalette(page, 'chapters/01.md');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: '01.md' }).first().waitFor({ timeout: 15_000 });
+      await page.keyboard.press('Enter');
+      const lines = page.locator('.part.editor .monaco-editor .view-lines .view-line');
+      await poll(async () => ((await lines.count()) >= 3 ? true : null), { what: 'the chapter open in the editor', timeoutMs: 30_000 });
+      // A passage: the first line with prose on it, selected whole.
+      let line = null;
+      for (let i = 0; i < (await lines.count()) && !line; i++) {
+        const text = (await lines.nth(i).innerText()).trim();
+        if (text.length > 12 && !text.startsWith('#')) line = lines.nth(i);
+      }
+      if (!line) throw new Error('no line of prose to select in chapters/01.md');
+      await line.click({ clickCount: 3 });
+      const box = await line.boundingBox();
+      await page.mouse.click(box.x + Math.min(120, box.width / 2), box.y + box.height / 2, { button: 'right' });
+      const menu = page.locator('.context-view .monaco-menu');
+      await menu.first().waitFor({ state: 'visible', timeout: 15_000 });
+      const item = menu.locator('.action-item', { hasText: /^Worldline/ }).first();
+      await item.hover();
+      await poll(async () => ((await page.locator('.context-view .monaco-menu').count()) >= 2 ? true : null), { what: 'the Worldline submenu', timeoutMs: 10_000 });
+      const sub = page.locator('.context-view .monaco-menu').last();
+      const text = await sub.innerText();
+      for (const want of ['Rewrite', 'Expand', 'Shrink', 'Describe', 'Send Selection to Chat']) {
+        if (!text.includes(want)) throw new Error(`the Worldline submenu lacks "${want}": ${text.replace(/\s+/g, ' ')}`);
+      }
+      log(`  writing tools: ${text.replace(/\s+/g, ' ').slice(0, 160)}`);
+      await settledLayout(page);
+      const shot = path.join(path.dirname(screenshotPath), 'writing-tools.png');
+      await page.screenshot({ path: shot });
+      log(`  writing tools screenshot: ${path.relative(REPO_ROOT, shot)}`);
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Escape');
     }, { critical: false });
   };
 

@@ -81,7 +81,10 @@ describe('context keys', () => {
     assert.deepEqual(contextValues({ novel: true }), {
       'worldline.isNovel': true, 'worldline.hasSession': false, 'worldline.busy': false,
       'worldline.hasSaves': false, 'worldline.canRetry': false, 'worldline.hasCheckpoints': false,
+      'worldline.reviewingVersions': false,
     });
+    assert.equal(contextValues({ novel: true, story: story(), reviewingVersions: true })['worldline.reviewingVersions'], true);
+    assert.equal(contextValues({ novel: true, reviewingVersions: true })['worldline.reviewingVersions'], false, 'no session, no review');
     const idle = contextValues({ novel: true, story: story({ canRetry: true, path: [checkpoint('a')] }), saves: withSaves });
     assert.equal(idle['worldline.hasSession'], true);
     assert.equal(idle['worldline.canRetry'], true);

@@ -395,6 +395,18 @@ describe('chat page: keyed updates', () => {
     assert.equal(active(), input);
   });
 
+  it('a quote from the editor (Send Selection to Chat) goes after the draft in the composer, never over it', () => {
+    const input = page.body.children.find((c) => c.id === 'composer')!.querySelector('textarea')!;
+    page.send(mirror.update(model([msg('u1'), msg('a1')])));
+    input.value = '';
+    page.send({ type: 'focusInput', text: 'chapters/01.md 第 3 行：\n> 雨下了一夜。\n\n', append: true });
+    assert.equal(input.value, 'chapters/01.md 第 3 行：\n> 雨下了一夜。\n\n', 'an empty composer gets the quote');
+    input.value = '我想让这段更冷一些';
+    page.send({ type: 'focusInput', text: '> 灯灭了。\n\n', append: true });
+    assert.equal(input.value, '我想让这段更冷一些\n\n> 灯灭了。\n\n', 'the draft stays, the quote after it');
+    assert.equal(active(), input);
+  });
+
   it("a turn whose checkpoint was lost says so, and its restore and compare actions are off with the reason", () => {
     const messages = [msg('u1'), msg('a1', { checkpoint: { commit: 'gone', changed: 1, lost: true } }), msg('u2'), msg('a2', { checkpoint: { commit: 'kept', changed: 1 } })];
     page.send(mirror.update(model(messages)));
