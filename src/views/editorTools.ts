@@ -111,6 +111,12 @@ export class EditorTools implements vscode.Disposable {
       location: vscode.ProgressLocation.Window,
       title: versions > 1 ? vscode.l10n.t('Worldline: writing {0} versions…', versions) : vscode.l10n.t('Worldline: writing…'),
     }, () => reviews.run({ instruction: selectionInstruction(tool, picked.passage, novel.language, note), file: picked.passage.file, versions }));
+    if (run.kind === 'noTurn') {
+      // The Chat's notice has the cause; the editor says where to look, with the way there.
+      const show = vscode.l10n.t('Show Chat');
+      void vscode.window.showWarningMessage(vscode.l10n.t('Nothing was written to {0}: the turn did not finish. The Chat says why.', picked.passage.file), show)
+        .then((answer) => (answer === show ? vscode.commands.executeCommand('worldline.chat.focus') : undefined));
+    }
     if (run.kind === 'noOriginal') void vscode.window.showInformationMessage(vscode.l10n.t('The new version is in the chapter. Checkpoints are off, so there is no original to compare it with or go back to.'));
     if (run.kind === 'review') await this.showDiff(run.review);
     this.render();

@@ -18,7 +18,7 @@ import { branchToExport, exportChat, metadataFromState, type BranchReader, type 
 import { chatFamilies } from './families';
 import { findImport, fingerprintOf, IMPORT_RECORD_FILE, parseImportRecord, withImport } from './importRecord';
 import { isGroupJsonError, readChatFile, readGroupJson, type GroupInfo } from './read';
-import { importChats, type ImportedSession } from './sessionLines';
+import { ImportTooLargeError, importChats, type ImportedSession } from './sessionLines';
 import type { ChatFile, ImportCounts } from './types';
 
 // Marks a key for translation; the shell's vscode.l10n.t does the translating.
@@ -201,8 +201,11 @@ export class ChatImportFlows {
         return result.lines;
       });
     } catch (err) {
-      if (built.refused) {
-        void prompter.notify('error', built.refused);
+      // Refused before writing (too many entries), or while writing (past the size limits: the
+      // library removed what was written).
+      const refused = built.refused ?? (err instanceof ImportTooLargeError ? err.text : undefined);
+      if (refused) {
+        void prompter.notify('error', refused);
         return undefined;
       }
       throw err;

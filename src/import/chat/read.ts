@@ -114,18 +114,6 @@ function isNotice(o: Json, extra: Json | undefined): boolean {
   return o.name === SYSTEM_USER_NAME && !!o.is_system && !o.is_user;
 }
 
-/** A swipe's `extra` split into its reasoning (metadata) and the rest. */
-function splitExtra(extra: unknown): { extra?: Json; reasoning?: string } {
-  if (!isObject(extra)) return {};
-  const reasoning = typeof extra.reasoning === 'string' ? extra.reasoning : undefined;
-  const rest = reasoning === undefined ? extra : without(extra, REASONING_KEY);
-  const out: { extra?: Json; reasoning?: string } = {};
-  const kept = nonEmpty(rest);
-  if (kept) out.extra = kept;
-  if (reasoning !== undefined) out.reasoning = reasoning;
-  return out;
-}
-
 function swipeFrom(text: string, sendDate: unknown, extra: unknown, info: Json | undefined): ChatSwipe {
   const swipe: ChatSwipe = { text };
   if (typeof sendDate === 'string' || typeof sendDate === 'number') {
@@ -133,9 +121,15 @@ function swipeFrom(text: string, sendDate: unknown, extra: unknown, info: Json |
     const iso = sendDateIso(sendDate);
     if (iso !== undefined) swipe.sendIso = iso;
   }
-  const split = splitExtra(extra);
-  if (split.reasoning !== undefined) swipe.reasoning = split.reasoning;
-  if (split.extra) swipe.extra = split.extra;
+  // `extra` split into its reasoning (metadata, never text) and the rest.
+  if (isObject(extra)) {
+    const reasoning = extra.reasoning;
+    if (typeof reasoning === 'string') {
+      swipe.reasoning = reasoning;
+      const rest = nonEmpty(without(extra, REASONING_KEY));
+      if (rest) swipe.extra = rest;
+    } else if (nonEmpty(extra)) swipe.extra = extra;
+  }
   if (info) swipe.info = info;
   return swipe;
 }
@@ -165,10 +159,10 @@ function swipesOf(o: Json, mes: string): { swipes: ChatSwipe[]; chosen: number }
     // message's send_date and extra, script.js:8160-8161); longer: the surplus is never read.
     const item = isObject(infos[i]) ? (infos[i] as Json) : undefined;
     if (i === chosen) {
-      const rest = item ? without(item, SWIPE_INFO_KEYS) : {};
-      let info: Json | undefined = nonEmpty(rest);
+      // One copy: the item's own fields, then the message's generation times over them.
+      let info: Json | undefined = item ? nonEmpty(without(item, SWIPE_INFO_KEYS)) : undefined;
       if ('gen_started' in o || 'gen_finished' in o) {
-        info = { ...rest };
+        if (info === item || info === undefined) info = info ? { ...info } : {};
         if ('gen_started' in o) info.gen_started = o.gen_started;
         if ('gen_finished' in o) info.gen_finished = o.gen_finished;
       }

@@ -1,6 +1,9 @@
 // SillyTavern chat files → the lines of a new Worldline session (format 2), the way restore.ts
 // makes a restored backup's: a header, then the entries. Pure: the shell reads the chat files and
-// has the library write the lines (SessionLibrary.createFromLines).
+// has the library write the lines (SessionLibrary.createFromLines). The lines are made as the
+// writer takes them, never all held at once: an 18 MB chat is a 12 MB session, and holding both
+// made the import a third slower (bench/import.bench.ts). So the size limits are checked as they
+// are made: past one, ImportTooLargeError stops the writer, and it removes what it wrote.
 //
 // Every node of the joined tree (join.ts) is a `user` or `assistant` entry carrying where it came
 // from (`imported`); a hidden message gets a `hide` entry. A file whose chat has variables (or an
@@ -46,7 +49,8 @@ export interface ImportedNote {
 export type ImportedSession =
   | {
       readonly ok: true;
-      readonly lines: string[];
+      /** The session's lines, made as they are read (each iteration makes them again); throws ImportTooLargeError past the limits. */
+      readonly lines: Iterable<string>;
       readonly counts: ImportCounts;
       readonly title: string;
       /** The chat the session opens at. */
@@ -123,55 +127,65 @@ export function importChats(files: readonly ChatFile[], init: ImportInit): Impor
 
   const title = cleanTitle(init.title) ?? `${speakerOf(mainFile)} (SillyTavern)`;
   const header: SessionHeader = { type: 'session', version: SESSION_FORMAT_VERSION, id: init.newId, createdAt: nowIso, title };
-  const out = new LineBudget(limits);
-  const nextId = entryIds(init.newId);
-  const ids: string[] = new Array<string>(nodes.length);
-  let leaf: string | null = null;
-
-  if (!out.push(JSON.stringify(header))) return { ok: false, error: out.error() };
-  for (const n of nodes) {
-    const id = nextId();
-    ids[n.index] = id;
-    const parentId = n.parent === null ? null : (ids[n.parent.index] as string);
-    const s = n.swipe;
-    const imported: ImportedFrom = { from: 'sillytavern', name: n.name };
-    if (s.sendDate !== undefined) imported.sendDate = s.sendDate;
-    if (s.reasoning !== undefined) imported.reasoning = s.reasoning;
-    if (s.extra !== undefined) imported.extra = s.extra;
-    if (s.info !== undefined) imported.info = s.info;
-    if (n.fields !== undefined) imported.fields = n.fields;
-    const ts = isoOr(s.sendIso, nowIso);
-    const line = n.isUser
-      ? JSON.stringify({ id, parentId, type: 'user', ts, text: n.text, imported })
-      : JSON.stringify({ id, parentId, type: 'assistant', ts, text: n.text, model: modelOf(s.extra), finish: 'stop', imported });
-    if (!out.push(line)) return { ok: false, error: out.error(n) };
-    leaf = id;
-    if (n.hidden && !out.push(JSON.stringify({ id: nextId(), parentId: leaf, type: 'hide', ts: nowIso, targetId: id, hidden: true }))) {
-      return { ok: false, error: out.error(n) };
+  // Made while they are written, never all held at once (an 18 MB chat is a 12 MB session): the
+  // writer takes them line by line, and a session past the limits stops it (ImportTooLargeError).
+  const { files: joinedFiles, main: mainIndex } = joined;
+  // `counted` false: the same lines without the budget (its exact recount of the first ones).
+  function* write(counted = true): Generator<string> {
+    const budget = counted ? new LineBudget(limits, firstBytes) : undefined;
+    const out = { admit: (line: string, at?: JoinNode): string => (budget ? budget.admit(line, at) : line) };
+    const nextId = entryIds(init.newId);
+    const ids: string[] = new Array<string>(nodes.length);
+    let leaf: string | null = null;
+    yield out.admit(JSON.stringify(header));
+    for (const n of nodes) {
+      const id = nextId();
+      ids[n.index] = id;
+      const parentId = n.parent === null ? null : (ids[n.parent.index] as string);
+      const s = n.swipe;
+      const imported: ImportedFrom = { from: 'sillytavern', name: n.name };
+      if (s.sendDate !== undefined) imported.sendDate = s.sendDate;
+      if (s.reasoning !== undefined) imported.reasoning = s.reasoning;
+      if (s.extra !== undefined) imported.extra = s.extra;
+      if (s.info !== undefined) imported.info = s.info;
+      if (n.fields !== undefined) imported.fields = n.fields;
+      const ts = isoOr(s.sendIso, nowIso);
+      yield out.admit(n.isUser
+        ? JSON.stringify({ id, parentId, type: 'user', ts, text: n.text, imported })
+        : JSON.stringify({ id, parentId, type: 'assistant', ts, text: n.text, model: modelOf(s.extra), finish: 'stop', imported }), n);
+      leaf = id;
+      if (n.hidden) yield out.admit(JSON.stringify({ id: nextId(), parentId: leaf, type: 'hide', ts: nowIso, targetId: id, hidden: true }), n);
+    }
+    const stateIds: string[] = [];
+    for (const st of states) {
+      const id = nextId();
+      stateIds.push(id);
+      yield out.admit(`{"id":${JSON.stringify(id)},"parentId":${JSON.stringify(ids[st.at.index])},"type":"state","ts":${JSON.stringify(nowIso)},"state":${st.json},"by":"import","warnings":${JSON.stringify(st.warnings)}}`);
+      leaf = id;
+    }
+    for (const [end, names] of labels) {
+      yield out.admit(JSON.stringify({ id: nextId(), parentId: leaf, type: 'label', ts: nowIso, targetId: ids[end.index], label: names.join(' · ') }));
+    }
+    for (const fi of leafOrder) {
+      const end = joinedFiles[fi]?.end;
+      const k = stateOfFile[fi];
+      const target = k !== undefined ? (stateIds[k] as string) : end ? (ids[end.index] as string) : null;
+      if (target === null && fi !== mainIndex) continue;
+      yield out.admit(JSON.stringify({ id: nextId(), parentId: leaf, type: 'leaf', ts: nowIso, targetId: target }));
+      leaf = target;
     }
   }
-  const stateIds: string[] = [];
-  for (const s of states) {
-    const id = nextId();
-    stateIds.push(id);
-    const line = `{"id":${JSON.stringify(id)},"parentId":${JSON.stringify(ids[s.at.index])},"type":"state","ts":${JSON.stringify(nowIso)},"state":${s.json},"by":"import","warnings":${JSON.stringify(s.warnings)}}`;
-    if (!out.push(line)) return { ok: false, error: out.error() };
-    leaf = id;
+  /** The exact UTF-8 size of the first `count` lines (each with its newline). */
+  function firstBytes(count: number): number {
+    let bytes = 0;
+    let n = 0;
+    for (const line of write(false)) {
+      if (n++ >= count) break;
+      bytes += Buffer.byteLength(line, 'utf8') + 1;
+    }
+    return bytes;
   }
-  for (const [end, names] of labels) {
-    const line = JSON.stringify({ id: nextId(), parentId: leaf, type: 'label', ts: nowIso, targetId: ids[end.index], label: names.join(' · ') });
-    if (!out.push(line)) return { ok: false, error: out.error() };
-  }
-  for (const fi of leafOrder) {
-    const end = joined.files[fi]?.end;
-    const k = stateOfFile[fi];
-    const target = k !== undefined ? (stateIds[k] as string) : end ? (ids[end.index] as string) : null;
-    if (target === null && fi !== joined.main) continue;
-    const line = JSON.stringify({ id: nextId(), parentId: leaf, type: 'leaf', ts: nowIso, targetId: target });
-    if (!out.push(line)) return { ok: false, error: out.error() };
-    leaf = target;
-  }
-  return { ok: true, lines: out.lines, counts: joined.counts, title, main: mainFile.name, authorsNotes };
+  return { ok: true, lines: { [Symbol.iterator]: () => write() }, counts: joined.counts, title, main: mainFile.name, authorsNotes };
 }
 
 /** Whom the chat is with: the header's name, else (2025 headers say 'unused') the character who speaks, else the chat's name. */
@@ -247,53 +261,60 @@ function entryIds(sessionId: string): () => string {
   };
 }
 
-/** The lines so far, kept within the session limits (so the new session always opens). */
+/** A session past the limits, found while its lines were made: nothing is kept (the writer removes what it wrote). */
+export class ImportTooLargeError extends Error {
+  constructor(readonly text: Text) {
+    super(text.message);
+    this.name = 'ImportTooLargeError';
+  }
+}
+
+/**
+ * Keeps the lines within the session limits as they are made (so the new session always opens).
+ * A UTF-16 unit is at most 3 UTF-8 bytes, so the lines are only counted by length until 3 bytes a
+ * unit could pass the limit (a session of over 85 million characters); from then on the count is
+ * exact: once for the lines so far (`firstBytes`, made again), then line by line.
+ */
 class LineBudget {
-  readonly lines: string[] = [];
-  /** Bytes so far: an upper bound (3 per UTF-16 unit) until that passes the limit, then exact. */
-  private bytes = 0;
-  private exact = false;
-  private problem: 'line' | 'file' | undefined;
-  private lineBytes = 0;
+  private lines = 0;
+  /** UTF-16 units of the lines so far (each with its newline), while counting by length. */
+  private units = 0;
+  /** Exact bytes so far, once counting is exact. */
+  private bytes: number | undefined;
 
-  constructor(private readonly limits: SessionLimits) {}
+  constructor(
+    private readonly limits: SessionLimits,
+    private readonly firstBytes: (count: number) => number,
+  ) {}
 
-  push(line: string): boolean {
-    let size = line.length * 3;
-    if (size > this.limits.maxLineBytes) {
-      size = Buffer.byteLength(line, 'utf8');
-      if (size > this.limits.maxLineBytes) {
-        this.problem = 'line';
-        this.lineBytes = size;
-        return false;
-      }
+  /** The line, counted; ImportTooLargeError when it (or the session with it) is past a limit. */
+  admit(line: string, at?: JoinNode): string {
+    if (line.length * 3 > this.limits.maxLineBytes) {
+      const size = Buffer.byteLength(line, 'utf8');
+      if (size > this.limits.maxLineBytes) throw new ImportTooLargeError(this.lineError(size, at));
     }
-    if (this.exact) size = Buffer.byteLength(line, 'utf8');
-    this.bytes += size + 1;
-    if (this.bytes > this.limits.maxFileBytes && !this.exact) {
-      this.exact = true;
-      this.bytes = 0;
-      for (const l of this.lines) this.bytes += Buffer.byteLength(l, 'utf8') + 1;
-      this.bytes += Buffer.byteLength(line, 'utf8') + 1;
+    this.lines++;
+    if (this.bytes !== undefined) this.bytes += Buffer.byteLength(line, 'utf8') + 1;
+    else {
+      this.units += line.length + 1;
+      if (this.units * 3 > this.limits.maxFileBytes) this.bytes = this.firstBytes(this.lines);
     }
-    if (this.bytes > this.limits.maxFileBytes) {
-      this.problem = 'file';
-      return false;
-    }
-    this.lines.push(line);
-    return true;
+    if (this.bytes !== undefined && this.bytes > this.limits.maxFileBytes) throw new ImportTooLargeError(this.fileError());
+    return line;
   }
 
-  error(at?: JoinNode): Text {
-    if (this.problem === 'line' && at) {
-      return text(
-        l10n.t('The message on line {0} of {1} is too large for one Worldline entry ({2}, over the {3} limit). Nothing was imported; the chat files are unchanged.'),
-        at.line,
-        at.file,
-        megabytes(this.lineBytes),
-        megabytes(this.limits.maxLineBytes),
-      );
-    }
+  private lineError(bytes: number, at: JoinNode | undefined): Text {
+    if (!at) return this.fileError();
+    return text(
+      l10n.t('The message on line {0} of {1} is too large for one Worldline entry ({2}, over the {3} limit). Nothing was imported; the chat files are unchanged.'),
+      at.line,
+      at.file,
+      megabytes(bytes),
+      megabytes(this.limits.maxLineBytes),
+    );
+  }
+
+  private fileError(): Text {
     return text(
       l10n.t('These chats are too large for one Worldline session (over {0}). Import fewer branch files at once; the chat files are unchanged.'),
       megabytes(this.limits.maxFileBytes),

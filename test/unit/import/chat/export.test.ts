@@ -204,7 +204,7 @@ describe('import/chat/export', () => {
       const result = importChats(files, { newId: id, now: NOW, authorsNote: 'state' });
       assert.ok(result.ok, result.ok ? '' : result.error.message);
       const file = path.join(tempDir('wl-roundtrip-'), `${id}.jsonl`);
-      fs.writeFileSync(file, result.lines.join('\n') + '\n');
+      fs.writeFileSync(file, [...result.lines].join('\n') + '\n');
       const { session, report } = await Session.open(file);
       assert.deepEqual(report.warnings, []);
       return session;

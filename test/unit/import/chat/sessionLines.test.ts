@@ -4,7 +4,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { readChatFile } from '../../../../src/import/chat/read';
-import { importChats, type ImportInit, type ImportedSession } from '../../../../src/import/chat/sessionLines';
+import { ImportTooLargeError, importChats, type ImportInit, type ImportedSession } from '../../../../src/import/chat/sessionLines';
+import type { Text } from '../../../../src/common/text';
 import { AUTHORS_NOTE_VARIABLE, type ChatFile } from '../../../../src/import/chat/types';
 import type { AssistantEntry, ChainEntry, Entry, StateEntry, UserEntry } from '../../../../src/session/entries';
 import { SessionLibrary } from '../../../../src/session/library';
@@ -18,12 +19,26 @@ import { FakeClock, eventually, removeTempDirs, tempDir } from '../../session/he
 import { chat, shownTexts, type Msg } from './chatFiles';
 
 const NOW = Date.UTC(2026, 0, 2, 3, 4, 5);
-type Made = Extract<ImportedSession, { ok: true }>;
+type Made = Extract<ImportedSession, { ok: true }> & { lines: string[] };
 
+/** The import's result with its lines made (they are made as they are iterated). */
 function made(files: ChatFile[], init: Partial<ImportInit> = {}): Made {
   const result = importChats(files, { newId: 'abcdef0123456789', now: NOW, authorsNote: 'state', ...init });
   if (!result.ok) assert.fail(result.error.message);
-  return result;
+  return { ...result, lines: [...result.lines] };
+}
+
+/** Why the import's lines could not be made (the error their iteration throws), or undefined when they could. */
+function refusal(files: ChatFile[], init: Partial<ImportInit>): Text | undefined {
+  const result = importChats(files, { newId: 'abcdef0123456789', now: NOW, authorsNote: 'state', ...init });
+  if (!result.ok) return result.error;
+  try {
+    for (const _ of result.lines) void _;
+    return undefined;
+  } catch (e) {
+    if (e instanceof ImportTooLargeError) return e.text;
+    throw e;
+  }
 }
 
 const libraries: SessionLibrary[] = [];
@@ -205,17 +220,17 @@ describe('chat import: session lines', () => {
     assert.ok(importChats([big], { newId: 'x', now: NOW, authorsNote: 'state', limits: { maxEntries: 32 } }).ok);
 
     const long = chat('long', [{ u: 'short' }, { c: 'x'.repeat(5000) }]);
-    const line = importChats([long], { newId: 'x', now: NOW, authorsNote: 'state', limits: { maxLineBytes: 4000 } });
-    assert.ok(!line.ok);
-    assert.deepEqual(line.error.args.slice(0, 2), [3, 'long'], 'the line and the file of the message');
-    const file = importChats([long], { newId: 'x', now: NOW, authorsNote: 'state', limits: { maxFileBytes: 3000 } });
-    assert.ok(!file.ok);
-    assert.match(file.error.message, /too large for one Worldline session/);
-    // A bound of 3 bytes per character must not refuse what fits exactly.
+    const line = refusal([long], { newId: 'x', limits: { maxLineBytes: 4000 } });
+    assert.ok(line);
+    assert.deepEqual(line.args.slice(0, 2), [3, 'long'], 'the line and the file of the message');
+    const file = refusal([long], { newId: 'x', limits: { maxFileBytes: 3000 } });
+    assert.ok(file);
+    assert.match(file.message, /too large for one Worldline session/);
+    // The count is exact: what fits exactly is not refused, a byte less is.
     const fits = made([long]);
     const bytes = fits.lines.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
-    assert.ok(importChats([long], { newId: 'abcdef0123456789', now: NOW, authorsNote: 'state', limits: { maxFileBytes: bytes } }).ok);
-    assert.ok(!importChats([long], { newId: 'abcdef0123456789', now: NOW, authorsNote: 'state', limits: { maxFileBytes: bytes - 1 } }).ok);
+    assert.equal(refusal([long], { limits: { maxFileBytes: bytes } }), undefined);
+    assert.ok(refusal([long], { limits: { maxFileBytes: bytes - 1 } }));
     assert.ok(!importChats([], { newId: 'x', now: NOW, authorsNote: 'state' }).ok);
   });
 
@@ -252,6 +267,16 @@ describe('chat import: session lines', () => {
       throw new Error('midway');
     }
     await assert.rejects(lib.createFromLines(() => half()), /midway/);
+    // An import past the limits is found while its lines are written: the writer stops and removes them.
+    const big = chat('big', [{ u: 'short' }, { c: 'x'.repeat(5000) }]);
+    await assert.rejects(
+      lib.createFromLines((id) => {
+        const r = importChats([big], { newId: id, now: NOW, authorsNote: 'state', limits: { maxFileBytes: 3000 } });
+        if (!r.ok) assert.fail(r.error.message);
+        return r.lines;
+      }),
+      (e: unknown) => e instanceof ImportTooLargeError && /too large for one Worldline session/.test(e.text.message),
+    );
     assert.deepEqual(await lib.list(), []);
     assert.deepEqual(fs.readdirSync(path.join(root, '.worldline', 'sessions')), []);
   });
